@@ -1,0 +1,30 @@
+//! Stockfish's hash words, computed from the architecture.
+//!
+//! A net file carries three kinds of hash word: one in the header, one before
+//! the transformer and one before every layer stack. They depend only on the
+//! shapes, so a file written for another architecture is rejected on load.
+
+use crate::ir::{FeatureSet, Hashes, Layer, LayerKind};
+
+/// Start of the layer-stack chain (Stockfish's input slice).
+const INPUT_SLICE: u32 = 0xEC42_E90D;
+/// Affine layers: `(AFFINE + outputs) ^ rotate-ish(previous)`.
+const AFFINE: u32 = 0xCC03_DAE4;
+/// Clipped ReLU: `CLIPPED_RELU + previous`.
+const CLIPPED_RELU: u32 = 0x538D_24C7;
+
+/// Computes all hash words. `dimensions` is L1 (per perspective).
+pub fn compute(features: &[FeatureSet], dimensions: usize, layers: &[Layer]) -> Hashes {
+    let width = (dimensions as u32).wrapping_mul(2);
+    let transformer = features.iter().fold(0, |h, f| h ^ f.hash) ^ width;
+    let layer_stack = layers.iter().fold(INPUT_SLICE ^ width, |prev, layer| match layer.kind {
+        LayerKind::Affine { .. } => {
+            AFFINE.wrapping_add(layer.output_dimensions as u32) ^ (prev >> 1) ^ (prev << 31)
+        }
+        LayerKind::ClippedReLU { .. } => CLIPPED_RELU.wrapping_add(prev),
+        // Stockfish leaves its squared activation and the concatenation out
+        // of the chain.
+        LayerKind::SqrClippedReLU { .. } | LayerKind::Concat => prev,
+    });
+    Hashes { header: transformer ^ layer_stack, transformer, layer_stack }
+}

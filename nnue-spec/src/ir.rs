@@ -1,0 +1,185 @@
+//! The validated, resolved architecture: every size computed, every name
+//! resolved to an index, every hash known. Code generation reads only this.
+
+pub use crate::schema::{Encoding, EvalRule, FeatureSetKind, IntType};
+
+/// A checked architecture.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Arch {
+    /// The name as written in the file (`sfnnv9-small`).
+    pub name: String,
+    /// The name as a Rust identifier (`sfnnv9_small`): the generated module.
+    pub module: String,
+    pub description: String,
+    /// The version word of a net file.
+    pub version: u32,
+    /// Encoding of the transformer's arrays.
+    pub encoding: Encoding,
+    pub features: Vec<FeatureSet>,
+    pub transformer: Transformer,
+    pub stacks: LayerStacks,
+    /// The layers of one stack, in evaluation and file order.
+    pub layers: Vec<Layer>,
+    pub output: Output,
+    pub hashes: Hashes,
+}
+
+/// A feature set with its facts filled in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FeatureSet {
+    pub kind: FeatureSetKind,
+    /// Number of distinct features (rows of the weight matrix).
+    pub dimensions: usize,
+    /// Most features active at once in a legal position, per perspective.
+    pub max_active: usize,
+    /// Stockfish's hash word for the set.
+    pub hash: u32,
+    pub weight: IntType,
+}
+
+/// The feature transformer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Transformer {
+    /// Accumulator lanes per perspective (L1).
+    pub dimensions: usize,
+    pub bias: IntType,
+    pub accumulator: IntType,
+    pub psqt_buckets: usize,
+    pub load_scale: i32,
+    pub output: TransformerOutput,
+    /// Length of the u8 vector handed to the first layer.
+    pub output_dimensions: usize,
+}
+
+/// The transformer's output stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TransformerOutput {
+    ClippedReLU { max: i32 },
+    Pairwise { max: i32, divisor: i32 },
+}
+
+/// Layer stacks and their selection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LayerStacks {
+    pub count: usize,
+    pub select: BucketSelect,
+}
+
+/// How a bucket is chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BucketSelect {
+    Single,
+    PieceCount { divisor: usize },
+}
+
+/// Where a layer reads from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The transformer's u8 output.
+    Transformer,
+    /// The output of the layer with this index.
+    Layer(usize),
+}
+
+/// A contiguous range of a source's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Slice {
+    pub source: Source,
+    pub start: usize,
+    pub len: usize,
+}
+
+/// Value types flowing between layers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueType {
+    /// Activations.
+    U8,
+    /// Affine outputs.
+    I32,
+}
+
+/// One layer of a stack.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layer {
+    pub name: String,
+    pub kind: LayerKind,
+    /// What the layer reads; several slices only for `Concat`.
+    pub inputs: Vec<Slice>,
+    pub input_dimensions: usize,
+    pub output_dimensions: usize,
+    pub output_type: ValueType,
+}
+
+/// What a layer computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayerKind {
+    /// i8 weights (rows padded to `padded_inputs`), i32 biases.
+    Affine { padded_inputs: usize, sparse: bool },
+    ClippedReLU { shift: u32, max: i32 },
+    SqrClippedReLU { shift: u32, max: i32 },
+    Concat,
+}
+
+/// One i32 value of a layer's output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Element {
+    pub layer: usize,
+    pub index: usize,
+}
+
+/// How the result is formed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Output {
+    pub value: Element,
+    pub forward: Option<Forward>,
+    pub scale: i32,
+    pub eval: EvalRule,
+}
+
+/// The skip term `input * multiply / divide` (wrapping i32).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Forward {
+    pub input: Element,
+    pub multiply: i32,
+    pub divide: i32,
+}
+
+/// The hash words a net file of this architecture carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hashes {
+    /// In the header: `transformer ^ layer_stack`.
+    pub header: u32,
+    /// Before the transformer's parameters.
+    pub transformer: u32,
+    /// Before each layer stack's parameters.
+    pub layer_stack: u32,
+}
+
+impl Arch {
+    /// Number of i8 weights of every affine layer, summed over one stack.
+    pub fn layer_stack_parameter_bytes(&self) -> usize {
+        self.layers
+            .iter()
+            .map(|l| match l.kind {
+                LayerKind::Affine { padded_inputs, .. } => l.output_dimensions * (padded_inputs + 4),
+                _ => 0,
+            })
+            .sum()
+    }
+
+    /// Total number of feature rows over all feature sets.
+    pub fn feature_dimensions(&self) -> usize {
+        self.features.iter().map(|f| f.dimensions).sum()
+    }
+}
+
+impl IntType {
+    /// The Rust type name.
+    pub fn rust_name(self) -> &'static str {
+        match self {
+            IntType::I8 => "i8",
+            IntType::I16 => "i16",
+            IntType::I32 => "i32",
+        }
+    }
+}

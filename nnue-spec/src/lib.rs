@@ -1,0 +1,51 @@
+//! The architecture language of nnue: a RON schema ([`schema`]), its checks
+//! ([`validate`]) and the validated IR ([`ir`]) that code generation reads.
+//!
+//! This crate knows nothing of `syn` or `quote`; the macro, the CLI and the
+//! tests all call [`parse`].
+//!
+//! ```
+//! let arch = nnue_spec::parse(include_str!("../../archs/sfnnv1.ron")).unwrap();
+//! assert_eq!(arch.transformer.dimensions, 256);
+//! assert_eq!(arch.hashes.header, 0x3E5A_A6EE);
+//! ```
+
+pub mod feature_sets;
+pub mod hash;
+pub mod ir;
+pub mod schema;
+pub mod source_map;
+pub mod validate;
+
+use std::fmt;
+
+pub use ir::Arch;
+pub use source_map::LineCol;
+
+/// A problem in an architecture file, at a 1-based line and column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub at: LineCol,
+    pub message: String,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.at.line, self.at.col, self.message)
+    }
+}
+
+/// Parses and validates an architecture file's text.
+///
+/// A RON syntax or schema error (unknown field, missing field, unknown
+/// variant) stops deserialisation, so it comes alone; semantic problems are
+/// all reported together.
+pub fn parse(source: &str) -> Result<Arch, Vec<Diagnostic>> {
+    let spec: schema::NetworkSpec = ron::Options::default().from_str(source).map_err(|e| {
+        vec![Diagnostic { at: LineCol { line: e.span.start.line, col: e.span.start.col }, message: e.code.to_string() }]
+    })?;
+    validate::validate(&spec).map_err(|problems| {
+        let map = source_map::SourceMap::new(source);
+        problems.into_iter().map(|p| Diagnostic { at: map.locate(&p.path), message: p.message }).collect()
+    })
+}

@@ -1,0 +1,251 @@
+//! The RON schema of an architecture file, exactly as written by a user.
+//!
+//! These types are deserialised by `ron` and then checked and resolved by
+//! [`crate::validate`] into the IR ([`crate::ir`]). Every field is documented
+//! in `archs/README.md`; keep the two in step.
+
+use serde::Deserialize;
+
+/// The top-level `Network(...)` of an architecture file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename = "Network", deny_unknown_fields)]
+pub struct NetworkSpec {
+    /// Name of the architecture; also the name of the generated module.
+    pub name: String,
+    /// Free text shown by `nnue info`.
+    #[serde(default)]
+    pub description: String,
+    /// What identifies a net file of this architecture.
+    pub file: FileSpec,
+    /// The input feature sets, summed into one accumulator.
+    pub features: Vec<FeatureSpec>,
+    /// The feature transformer (the accumulator and its output stage).
+    pub transformer: TransformerSpec,
+    /// How many layer stacks there are and how one is chosen.
+    pub layer_stacks: LayerStacksSpec,
+    /// The layers of one layer stack, in evaluation and file order.
+    pub layers: Vec<LayerSpec>,
+    /// How the final value is formed.
+    pub output: OutputSpec,
+}
+
+/// What a net file of this architecture starts with and how it is encoded.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileSpec {
+    /// The version word at offset 0.
+    pub version: u32,
+    /// How the header, transformer and layer-stack hashes are computed.
+    #[serde(default)]
+    pub hash: HashScheme,
+    /// How the transformer's arrays are stored.
+    #[serde(default)]
+    pub transformer_encoding: Encoding,
+}
+
+/// Hash words guarding a file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+pub enum HashScheme {
+    /// Stockfish's formulas: every feature set and layer contributes.
+    #[default]
+    Stockfish,
+}
+
+/// Storage of an integer array.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+pub enum Encoding {
+    /// Little-endian, fixed width.
+    #[default]
+    Raw,
+    /// Stockfish's `COMPRESSED_LEB128` blocks (signed LEB128 behind a magic
+    /// string and a byte count).
+    Leb128,
+}
+
+/// Integer types of weights, biases and accumulators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+pub enum IntType {
+    I8,
+    I16,
+    I32,
+}
+
+/// Feature sets the runtime knows how to index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[allow(non_camel_case_types)]
+pub enum FeatureSetKind {
+    /// Stockfish 12: king square x non-king piece square, 41024 inputs.
+    HalfKP,
+    /// Stockfish 14: king square x piece square (kings included), 45056 inputs.
+    HalfKAv2,
+    /// Stockfish 14.1 and later: HalfKAv2 with the king mirrored onto files e-h,
+    /// 32 king buckets, 22528 inputs.
+    HalfKAv2_hm,
+}
+
+/// One feature set feeding the accumulator.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FeatureSpec {
+    /// Which feature set.
+    pub set: FeatureSetKind,
+    /// Type of its weights (added into the accumulator).
+    #[serde(default = "default_ft_type")]
+    pub weight: IntType,
+}
+
+fn default_ft_type() -> IntType {
+    IntType::I16
+}
+
+/// The feature transformer.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TransformerSpec {
+    /// Accumulator width per perspective (L1).
+    pub dimensions: usize,
+    /// Type of the biases.
+    #[serde(default = "default_ft_type")]
+    pub bias: IntType,
+    /// Type of the accumulator lanes.
+    #[serde(default = "default_ft_type")]
+    pub accumulator: IntType,
+    /// Number of PSQT buckets (i32 weights per feature); 0 for none.
+    #[serde(default)]
+    pub psqt_buckets: usize,
+    /// Biases and weights are multiplied by this when loaded (Stockfish 17.1
+    /// stores them halved and doubles them on load).
+    #[serde(default = "one")]
+    pub load_scale: i32,
+    /// How the two accumulators become the u8 input of the first layer.
+    pub output: TransformerOutput,
+}
+
+fn one() -> i32 {
+    1
+}
+
+/// The transformer's output stage.
+#[derive(Debug, Clone, Deserialize)]
+pub enum TransformerOutput {
+    /// `clamp(acc, 0, max)` for both perspectives: 2 x L1 outputs.
+    ClippedReLU {
+        #[serde(default = "default_max")]
+        max: i32,
+    },
+    /// `clamp(a, 0, max) * clamp(b, 0, max) / divisor` where a is in the first
+    /// half of a perspective's accumulator and b the matching lane of the
+    /// second half: 2 x L1/2 = L1 outputs.
+    Pairwise {
+        #[serde(default = "default_max")]
+        max: i32,
+        #[serde(default = "default_divisor")]
+        divisor: i32,
+    },
+}
+
+fn default_max() -> i32 {
+    127
+}
+
+fn default_divisor() -> i32 {
+    128
+}
+
+/// Layer stacks: the layers are repeated this many times, one chosen per eval.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LayerStacksSpec {
+    pub count: usize,
+    pub select: BucketSelect,
+}
+
+/// How the layer stack (and PSQT bucket) is chosen for a position.
+#[derive(Debug, Clone, Deserialize)]
+pub enum BucketSelect {
+    /// Always bucket 0.
+    Single,
+    /// `(pieces on the board, kings included, - 1) / divisor`.
+    PieceCount { divisor: usize },
+}
+
+/// One layer of a layer stack.
+#[derive(Debug, Clone, Deserialize)]
+pub enum LayerSpec {
+    /// `out[o] = bias[o] + sum_i weight[o][i] * in[i]`, i8 x u8 -> i32.
+    Affine {
+        name: String,
+        input: String,
+        outputs: usize,
+        /// Evaluate only the non-zero input chunks (a kernel choice; same result).
+        #[serde(default)]
+        sparse: bool,
+    },
+    /// `clamp(in >> shift, 0, max)`, i32 -> u8.
+    ClippedReLU {
+        name: String,
+        input: String,
+        #[serde(default = "default_shift")]
+        shift: u32,
+        #[serde(default = "default_max")]
+        max: i32,
+    },
+    /// `min((in * in) >> shift, max)` in 64-bit, i32 -> u8.
+    SqrClippedReLU {
+        name: String,
+        input: String,
+        #[serde(default = "default_sqr_shift")]
+        shift: u32,
+        #[serde(default = "default_max")]
+        max: i32,
+    },
+    /// The inputs one after the other.
+    Concat { name: String, inputs: Vec<String> },
+}
+
+fn default_shift() -> u32 {
+    6
+}
+
+fn default_sqr_shift() -> u32 {
+    19
+}
+
+/// How a layer stack's output and the PSQT value become the result.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutputSpec {
+    /// The single i32 value of the layer stack, e.g. `"fc_2"` or `"fc_2[0]"`.
+    pub value: String,
+    /// A skip connection added to the layer-stack output.
+    #[serde(default)]
+    pub forward: Option<ForwardSpec>,
+    /// The final division (Stockfish's OutputScale, 16).
+    #[serde(default = "default_scale")]
+    pub scale: i32,
+    /// How psqt and positional values are combined.
+    pub eval: EvalRule,
+}
+
+fn default_scale() -> i32 {
+    16
+}
+
+/// `positional += input * multiply / divide`, in wrapping i32 arithmetic.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ForwardSpec {
+    /// One i32 value, e.g. `"fc_0[15]"`.
+    pub input: String,
+    pub multiply: i32,
+    pub divide: i32,
+}
+
+/// How the value of the entry point is formed from psqt p and positional q.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum EvalRule {
+    /// `(p + q) / scale` (Stockfish 12 to 16.1).
+    SumThenDivide,
+    /// `p / scale + q / scale` (Stockfish 17.1 and later).
+    DivideThenSum,
+}

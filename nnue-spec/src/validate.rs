@@ -1,0 +1,404 @@
+//! Checks a deserialised [`NetworkSpec`] and resolves it into the IR.
+//!
+//! Every problem is collected (not just the first) together with the path of
+//! the value at fault, which [`crate::source_map`] turns into a line and column.
+
+use crate::feature_sets;
+use crate::hash;
+use crate::ir::{
+    Arch, BucketSelect, Element, FeatureSet, Forward, Layer, LayerKind, LayerStacks, Output, Slice, Source,
+    Transformer, TransformerOutput, ValueType,
+};
+use crate::schema::{self, IntType, LayerSpec, NetworkSpec};
+
+/// A problem with the value at `path` (e.g. `layers[2].input`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub path: String,
+    pub message: String,
+}
+
+/// The most pieces a legal position has (kings included).
+const MAX_PIECES: usize = 32;
+/// Affine rows are padded to a multiple of this many inputs (the widest SIMD
+/// register in bytes that Stockfish's file format assumes).
+const AFFINE_PADDING: usize = 32;
+/// Transformer lanes are processed in blocks of this many (an AVX-512
+/// register of i16 lanes, twice over so pairwise halves stay whole registers).
+const TRANSFORMER_BLOCK: usize = 64;
+/// Activations feed `u8 x i8` products summed in pairs into i16 lanes; 127 is
+/// the largest value for which that cannot saturate.
+const MAX_ACTIVATION: i32 = 127;
+
+/// Validates `spec`; returns the IR or every problem found.
+pub fn validate(spec: &NetworkSpec) -> Result<Arch, Vec<Problem>> {
+    let mut v = Validator { problems: Vec::new() };
+    let module = v.module_name(&spec.name);
+    let features = v.features(&spec.features);
+    let stacks = v.stacks(&spec.layer_stacks);
+    let transformer = v.transformer(&spec.transformer, stacks.count);
+    let layers = v.layers(&spec.layers, transformer.output_dimensions);
+    let output = v.output(&spec.output, &layers);
+    v.unused_layers(&layers, output.as_ref());
+    match (v.problems.is_empty(), output) {
+        (true, Some(output)) => {
+            let hashes = hash::compute(&features, transformer.dimensions, &layers);
+            Ok(Arch {
+                name: spec.name.clone(),
+                module,
+                description: spec.description.clone(),
+                version: spec.file.version,
+                encoding: spec.file.transformer_encoding,
+                features,
+                transformer,
+                stacks,
+                layers,
+                output,
+                hashes,
+            })
+        }
+        _ => Err(v.problems),
+    }
+}
+
+struct Validator {
+    problems: Vec<Problem>,
+}
+
+impl Validator {
+    fn problem(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.problems.push(Problem { path: path.into(), message: message.into() });
+    }
+
+    fn module_name(&mut self, name: &str) -> String {
+        let module = name.replace('-', "_");
+        let valid = module.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && module.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
+            self.problem(
+                "name",
+                format!("name `{name}` must start with a letter and hold only letters, digits, `_` and `-` (it names the generated module)"),
+            );
+        }
+        module
+    }
+
+    fn features(&mut self, specs: &[schema::FeatureSpec]) -> Vec<FeatureSet> {
+        if specs.is_empty() {
+            self.problem("features", "at least one feature set is needed");
+        }
+        if specs.len() > 1 {
+            self.problem("features[1]", "several feature sets in one accumulator are not supported yet; use one");
+        }
+        for (i, f) in specs.iter().enumerate() {
+            if f.weight != IntType::I16 {
+                self.problem(
+                    format!("features[{i}].weight"),
+                    format!("{} weights of type {:?} are not supported yet; use I16", feature_sets::name(f.set), f.weight),
+                );
+            }
+        }
+        specs.iter().map(|f| feature_sets::describe(f.set, f.weight)).collect()
+    }
+
+    fn stacks(&mut self, spec: &schema::LayerStacksSpec) -> LayerStacks {
+        let select = match spec.select {
+            schema::BucketSelect::Single => {
+                if spec.count != 1 {
+                    self.problem("layer_stacks.count", format!("`Single` selects one stack, but count is {}", spec.count));
+                }
+                BucketSelect::Single
+            }
+            schema::BucketSelect::PieceCount { divisor } => {
+                if divisor == 0 {
+                    self.problem("layer_stacks.select", "the piece-count divisor must be at least 1");
+                } else if spec.count < (MAX_PIECES - 1) / divisor + 1 {
+                    self.problem(
+                        "layer_stacks.count",
+                        format!(
+                            "{} stacks are too few: (pieces - 1) / {divisor} reaches {} with {MAX_PIECES} pieces",
+                            spec.count,
+                            (MAX_PIECES - 1) / divisor
+                        ),
+                    );
+                }
+                BucketSelect::PieceCount { divisor }
+            }
+        };
+        if spec.count == 0 {
+            self.problem("layer_stacks.count", "there must be at least one layer stack");
+        }
+        LayerStacks { count: spec.count, select }
+    }
+
+    fn transformer(&mut self, spec: &schema::TransformerSpec, stacks: usize) -> Transformer {
+        let dims = spec.dimensions;
+        let (output, output_dimensions, block, top) = match spec.output {
+            schema::TransformerOutput::ClippedReLU { max } => {
+                (TransformerOutput::ClippedReLU { max }, 2 * dims, TRANSFORMER_BLOCK, max)
+            }
+            schema::TransformerOutput::Pairwise { max, divisor } => {
+                if divisor <= 0 {
+                    self.problem("transformer.output.divisor", "the pairwise divisor must be positive");
+                }
+                let top = if divisor > 0 { max.saturating_mul(max) / divisor } else { 0 };
+                (TransformerOutput::Pairwise { max, divisor }, dims, 2 * TRANSFORMER_BLOCK, top)
+            }
+        };
+        if dims == 0 || dims % block != 0 {
+            self.problem(
+                "transformer.dimensions",
+                format!("dimensions {dims} must be a positive multiple of {block} (SIMD register blocks{})",
+                    if block > TRANSFORMER_BLOCK { ", per pairwise half" } else { "" }),
+            );
+        }
+        if !(1..=MAX_ACTIVATION).contains(&top) {
+            self.problem(
+                "transformer.output",
+                format!("the transformer's largest output is {top}; it must lie in 1..={MAX_ACTIVATION}"),
+            );
+        }
+        for (field, ty) in [("bias", spec.bias), ("accumulator", spec.accumulator)] {
+            if ty != IntType::I16 {
+                self.problem(format!("transformer.{field}"), format!("a transformer {field} of type {ty:?} is not supported yet; use I16"));
+            }
+        }
+        if spec.psqt_buckets != 0 && spec.psqt_buckets != stacks {
+            self.problem(
+                "transformer.psqt_buckets",
+                format!("{} PSQT buckets but {stacks} layer stacks: they share the bucket index, so use {stacks} (or 0)", spec.psqt_buckets),
+            );
+        }
+        if !(1..=64).contains(&spec.load_scale) {
+            self.problem("transformer.load_scale", format!("load_scale {} must lie in 1..=64", spec.load_scale));
+        }
+        Transformer {
+            dimensions: dims,
+            bias: spec.bias,
+            accumulator: spec.accumulator,
+            psqt_buckets: spec.psqt_buckets,
+            load_scale: spec.load_scale,
+            output,
+            output_dimensions,
+        }
+    }
+
+    fn layers(&mut self, specs: &[LayerSpec], transformer_outputs: usize) -> Vec<Layer> {
+        if specs.is_empty() {
+            self.problem("layers", "a layer stack needs at least one layer");
+        }
+        let mut layers: Vec<Layer> = Vec::new();
+        for (i, spec) in specs.iter().enumerate() {
+            let at = format!("layers[{i}]");
+            let name = layer_name(spec);
+            if name == "transformer" || !is_identifier(name) {
+                self.problem(format!("{at}.name"), format!("layer name `{name}` must be a Rust identifier other than `transformer`"));
+            } else if layers.iter().any(|l| l.name == name) {
+                self.problem(format!("{at}.name"), format!("a layer named `{name}` already exists"));
+            }
+            let layer = match spec {
+                LayerSpec::Affine { input, outputs, sparse, .. } => {
+                    let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, ValueType::U8);
+                    if *outputs == 0 {
+                        self.problem(format!("{at}.outputs"), "an affine layer needs at least one output");
+                    }
+                    if *sparse && slice.is_some_and(|s| s.source != Source::Transformer) {
+                        self.problem(format!("{at}.sparse"), "sparse input is only supported for a layer reading the transformer");
+                    }
+                    let len = slice.map_or(0, |s| s.len);
+                    Layer {
+                        name: name.to_owned(),
+                        kind: LayerKind::Affine { padded_inputs: len.div_ceil(AFFINE_PADDING) * AFFINE_PADDING, sparse: *sparse },
+                        inputs: slice.into_iter().collect(),
+                        input_dimensions: len,
+                        output_dimensions: *outputs,
+                        output_type: ValueType::I32,
+                    }
+                }
+                LayerSpec::ClippedReLU { input, shift, max, .. } | LayerSpec::SqrClippedReLU { input, shift, max, .. } => {
+                    let squared = matches!(spec, LayerSpec::SqrClippedReLU { .. });
+                    let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, ValueType::I32);
+                    let max_shift = if squared { 62 } else { 31 };
+                    if *shift > max_shift {
+                        self.problem(format!("{at}.shift"), format!("shift {shift} must be at most {max_shift}"));
+                    }
+                    if !(1..=MAX_ACTIVATION).contains(max) {
+                        self.problem(format!("{at}.max"), format!("max {max} must lie in 1..={MAX_ACTIVATION}"));
+                    }
+                    let len = slice.map_or(0, |s| s.len);
+                    let (shift, max) = (*shift, *max);
+                    Layer {
+                        name: name.to_owned(),
+                        kind: if squared { LayerKind::SqrClippedReLU { shift, max } } else { LayerKind::ClippedReLU { shift, max } },
+                        inputs: slice.into_iter().collect(),
+                        input_dimensions: len,
+                        output_dimensions: len,
+                        output_type: ValueType::U8,
+                    }
+                }
+                LayerSpec::Concat { inputs, .. } => {
+                    if inputs.len() < 2 {
+                        self.problem(format!("{at}.inputs"), "a concatenation needs at least two inputs");
+                    }
+                    let slices: Vec<Slice> = inputs
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(j, s)| self.input(&format!("{at}.inputs[{j}]"), s, &layers, transformer_outputs, ValueType::U8))
+                        .collect();
+                    let len = slices.iter().map(|s| s.len).sum();
+                    Layer {
+                        name: name.to_owned(),
+                        kind: LayerKind::Concat,
+                        inputs: slices,
+                        input_dimensions: len,
+                        output_dimensions: len,
+                        output_type: ValueType::U8,
+                    }
+                }
+            };
+            layers.push(layer);
+        }
+        layers
+    }
+
+    /// Resolves a reference such as `fc_0`, `fc_0[0..15]` or `fc_0[15]`
+    /// against the layers defined so far.
+    fn input(
+        &mut self,
+        path: &str,
+        reference: &str,
+        layers: &[Layer],
+        transformer_outputs: usize,
+        want: ValueType,
+    ) -> Option<Slice> {
+        let Some((name, range)) = parse_reference(reference) else {
+            self.problem(path, format!("`{reference}` is not a reference: write `name`, `name[start..end]` or `name[index]`"));
+            return None;
+        };
+        let (source, len, ty) = if name == "transformer" {
+            (Source::Transformer, transformer_outputs, ValueType::U8)
+        } else if let Some(i) = layers.iter().position(|l| l.name == name) {
+            (Source::Layer(i), layers[i].output_dimensions, layers[i].output_type)
+        } else {
+            let known: Vec<&str> = std::iter::once("transformer").chain(layers.iter().map(|l| l.name.as_str())).collect();
+            self.problem(path, format!("unknown input `{name}`: a layer reads `transformer` or an earlier layer ({})", known.join(", ")));
+            return None;
+        };
+        let (start, end) = range.unwrap_or((0, len));
+        if start >= end || end > len {
+            self.problem(path, format!("`{reference}` selects {start}..{end}, but `{name}` has {len} values"));
+            return None;
+        }
+        if ty != want {
+            self.problem(
+                path,
+                format!("`{name}` produces {} values but this layer reads {} values", type_name(ty), type_name(want)),
+            );
+            return None;
+        }
+        Some(Slice { source, start, len: end - start })
+    }
+
+    fn output(&mut self, spec: &schema::OutputSpec, layers: &[Layer]) -> Option<Output> {
+        let value = self.element("output.value", &spec.value, layers);
+        let forward = spec.forward.as_ref().map(|f| {
+            if f.divide == 0 {
+                self.problem("output.forward.divide", "division by zero");
+            }
+            let input = self.element("output.forward.input", &f.input, layers);
+            (input, f.multiply, f.divide)
+        });
+        if spec.scale <= 0 {
+            self.problem("output.scale", format!("scale {} must be positive", spec.scale));
+        }
+        let forward = match forward {
+            Some((Some(input), multiply, divide)) => Some(Forward { input, multiply, divide }),
+            Some((None, ..)) => return None,
+            None => None,
+        };
+        Some(Output { value: value?, forward, scale: spec.scale, eval: spec.eval })
+    }
+
+    /// Resolves a reference to one i32 value of an affine layer.
+    fn element(&mut self, path: &str, reference: &str, layers: &[Layer]) -> Option<Element> {
+        let slice = self.input(path, reference, layers, 0, ValueType::I32)?;
+        let Source::Layer(layer) = slice.source else { return None };
+        if slice.len != 1 {
+            self.problem(path, format!("`{reference}` must select exactly one value, not {}", slice.len));
+            return None;
+        }
+        Some(Element { layer, index: slice.start })
+    }
+
+    fn unused_layers(&mut self, layers: &[Layer], output: Option<&Output>) {
+        let Some(output) = output else { return };
+        let mut used = vec![false; layers.len()];
+        used[output.value.layer] = true;
+        if let Some(f) = output.forward {
+            used[f.input.layer] = true;
+        }
+        for layer in layers {
+            for slice in &layer.inputs {
+                if let Source::Layer(i) = slice.source {
+                    used[i] = true;
+                }
+            }
+        }
+        for (i, layer) in layers.iter().enumerate() {
+            if !used[i] {
+                self.problem(format!("layers[{i}].name"), format!("layer `{}` is never used", layer.name));
+            }
+        }
+    }
+}
+
+fn layer_name(spec: &LayerSpec) -> &str {
+    match spec {
+        LayerSpec::Affine { name, .. }
+        | LayerSpec::ClippedReLU { name, .. }
+        | LayerSpec::SqrClippedReLU { name, .. }
+        | LayerSpec::Concat { name, .. } => name,
+    }
+}
+
+fn type_name(ty: ValueType) -> &'static str {
+    match ty {
+        ValueType::U8 => "u8 (activation)",
+        ValueType::I32 => "i32 (affine)",
+    }
+}
+
+fn is_identifier(s: &str) -> bool {
+    s.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `name`, `name[a..b]` or `name[i]` -> (name, optional half-open range).
+fn parse_reference(s: &str) -> Option<(&str, Option<(usize, usize)>)> {
+    let Some(open) = s.find('[') else {
+        return is_identifier(s).then_some((s, None));
+    };
+    let name = &s[..open];
+    let inner = s[open + 1..].strip_suffix(']')?;
+    let range = match inner.split_once("..") {
+        Some((a, b)) => (a.trim().parse().ok()?, b.trim().parse().ok()?),
+        None => {
+            let i: usize = inner.trim().parse().ok()?;
+            (i, i + 1)
+        }
+    };
+    is_identifier(name).then_some((name, Some(range)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_reference;
+
+    #[test]
+    fn references() {
+        assert_eq!(parse_reference("fc_0"), Some(("fc_0", None)));
+        assert_eq!(parse_reference("fc_0[0..15]"), Some(("fc_0", Some((0, 15)))));
+        assert_eq!(parse_reference("fc_0[15]"), Some(("fc_0", Some((15, 16)))));
+        assert_eq!(parse_reference("fc_0[15"), None);
+        assert_eq!(parse_reference("0fc"), None);
+    }
+}

@@ -1,0 +1,52 @@
+//! Every shipped architecture parses, and its hash words are the ones real
+//! Stockfish nets carry (read from the files' headers).
+
+use std::path::Path;
+
+fn arch(name: &str) -> nnue_spec::Arch {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../archs").join(format!("{name}.ron"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    nnue_spec::parse(&text).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()))
+}
+
+#[test]
+fn every_shipped_architecture_is_valid() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../archs");
+    let mut count = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "ron") {
+            let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
+            assert_eq!(arch(&name).name, name, "the file name is the architecture's name");
+            count += 1;
+        }
+    }
+    assert_eq!(count, 10);
+}
+
+/// Header hash words of the official nets (offset 4 of each file).
+#[test]
+fn header_hashes_match_stockfish_nets() {
+    for (name, hash) in [
+        ("sfnnv1", 0x3E5A_A6EE),       // nn-82215d0fd0df, Stockfish 12
+        ("sfnnv2", 0x3C10_3E72),       // nn-26abeed38351, Stockfish 14
+        ("sfnnv3", 0x1C10_2EEC),       // nn-13406b1dcbe0, Stockfish 14.1
+        ("sfnnv4", 0x1C10_2EF2),       // nn-6877cd24400e, Stockfish 15
+        ("sfnnv6", 0x1C10_2B72),       // nn-5af11540bbfe, Stockfish 16
+        ("sfnnv8", 0x1C10_3072),       // the SFNNv8 stand-in, Stockfish 16.1
+        ("sfnnv9", 0x1C10_20F2),       // nn-1c0000000000, Stockfish 17.1
+        ("sfnnv9-small", 0x1C10_3C92), // nn-37f18f62d772, Stockfish 16.1 to 18
+    ] {
+        assert_eq!(arch(name).hashes.header, hash, "{name}: 0x{:08X}", arch(name).hashes.header);
+    }
+}
+
+/// Architectures without an official net here still get distinct hashes.
+#[test]
+fn header_hashes_are_distinct() {
+    let names = ["sfnnv1", "sfnnv2", "sfnnv3", "sfnnv4", "sfnnv5", "sfnnv6", "sfnnv7", "sfnnv8", "sfnnv9", "sfnnv9-small"];
+    let mut hashes: Vec<u32> = names.iter().map(|n| arch(n).hashes.header).collect();
+    hashes.sort();
+    hashes.dedup();
+    assert_eq!(hashes.len(), names.len());
+}
