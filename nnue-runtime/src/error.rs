@@ -1,0 +1,38 @@
+//! Typed errors of loading a net file. Each names what was being read and the
+//! byte offset where the problem is.
+
+use std::path::PathBuf;
+
+/// Why a net could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("cannot read {path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+
+    #[error("file ends at offset {len} while reading {what} ({needed} bytes needed at offset {offset})")]
+    Truncated { what: String, offset: usize, needed: usize, len: usize },
+
+    #[error("unsupported version 0x{found:08X} at offset 0 (this architecture reads 0x{expected:08X})")]
+    Version { found: u32, expected: u32 },
+
+    #[error("hash mismatch for {what} at offset {offset}: file has 0x{found:08X}, architecture `{arch}` expects 0x{expected:08X} (a net of another architecture?)")]
+    Hash { what: String, offset: usize, found: u32, expected: u32, arch: &'static str },
+
+    #[error("description at offset 12 is not UTF-8 text ({len} bytes)")]
+    Description { len: usize },
+
+    #[error("{what} at offset {offset}: expected the COMPRESSED_LEB128 magic string")]
+    Leb128Magic { what: String, offset: usize },
+
+    #[error("{what} at offset {offset}: {problem}")]
+    Leb128 { what: String, offset: usize, problem: String },
+
+    #[error("{what} at offset {offset}: value {value} does not fit once scaled by {scale}")]
+    Scale { what: String, offset: usize, value: i64, scale: i32 },
+
+    #[error("{extra} unexpected bytes after the last layer stack, at offset {offset}")]
+    TrailingBytes { offset: usize, extra: usize },
+
+    #[error("no compiled architecture has header hash 0x{hash:08X} (version 0x{version:08X}); known: {known}")]
+    UnknownArchitecture { version: u32, hash: u32, known: String },
+}

@@ -1,0 +1,85 @@
+//! What an evaluation returns.
+
+use crate::error::LoadError;
+
+/// The result for the selected bucket.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Evaluation {
+    /// The layer stack and PSQT bucket chosen for the position.
+    pub bucket: usize,
+    /// `(psqt[stm] - psqt[other]) / 2` for the bucket (0 without PSQT).
+    pub psqt: i32,
+    /// The layer stack's raw output, skip term included.
+    pub positional: i32,
+    /// What Stockfish's NNUE entry point returns for this architecture.
+    pub value: i32,
+}
+
+/// The raw values of every bucket, and the value of the selected one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BucketValues {
+    pub bucket: usize,
+    pub psqt: Vec<i32>,
+    pub positional: Vec<i32>,
+    pub value: i32,
+}
+
+/// A layer of a stack, for descriptions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LayerInfo {
+    pub name: &'static str,
+    pub kind: &'static str,
+    pub inputs: usize,
+    pub outputs: usize,
+}
+
+/// Static facts of a compiled architecture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArchInfo {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub version: u32,
+    pub header_hash: u32,
+    pub transformer_hash: u32,
+    pub layer_stack_hash: u32,
+    pub feature_set: &'static str,
+    pub feature_dimensions: usize,
+    pub transformer_dimensions: usize,
+    pub psqt_buckets: usize,
+    pub layer_stacks: usize,
+    pub layers: &'static [LayerInfo],
+}
+
+/// A loaded network of any architecture, behind a vtable: what tools that
+/// handle many architectures (the CLI) use. Engines use the concrete type.
+pub trait AnyNetwork: Send + Sync {
+    /// The architecture's facts.
+    fn arch(&self) -> &'static ArchInfo;
+    /// The description stored in the file.
+    fn description(&self) -> &str;
+    /// Non-zero weights in the padding columns of affine layers (see
+    /// [`crate::scalar::Affine::nonzero_padding`]).
+    fn nonzero_padding(&self) -> usize;
+    /// Evaluates `pos` from scratch in every bucket.
+    fn evaluate_board(&self, pos: &crate::Board) -> BucketValues;
+}
+
+/// A compiled architecture that can load a net file into an [`AnyNetwork`].
+#[derive(Clone, Copy)]
+pub struct ArchEntry {
+    pub info: &'static ArchInfo,
+    pub load: fn(&[u8]) -> Result<Box<dyn AnyNetwork>, LoadError>,
+}
+
+/// Finds the architecture whose version and header hash match `bytes`.
+pub fn identify<'e>(entries: &'e [ArchEntry], bytes: &[u8]) -> Result<&'e ArchEntry, LoadError> {
+    let header = crate::reader::NetReader::new(bytes, "?").header()?;
+    entries
+        .iter()
+        .find(|e| e.info.version == header.version && e.info.header_hash == header.hash)
+        .ok_or_else(|| LoadError::UnknownArchitecture {
+            version: header.version,
+            hash: header.hash,
+            known: entries.iter().map(|e| format!("{} 0x{:08X}", e.info.name, e.info.header_hash)).collect::<Vec<_>>().join(", "),
+        })
+}

@@ -1,0 +1,88 @@
+//! Input feature sets: which rows of the transformer's weight matrix a
+//! position activates, from each perspective. One feature set per file.
+
+mod half_ka_v2;
+mod half_ka_v2_hm;
+mod half_kp;
+
+pub use half_ka_v2::HalfKAv2;
+pub use half_ka_v2_hm::HalfKAv2Hm;
+pub use half_kp::HalfKP;
+
+use crate::position::{Color, Piece, Position, Square};
+
+/// A set of binary input features.
+pub trait FeatureSet {
+    /// The name Stockfish gives it.
+    const NAME: &'static str;
+    /// Number of features (weight-matrix rows).
+    const DIMENSIONS: usize;
+    /// Most features active at once, per perspective.
+    const MAX_ACTIVE: usize;
+    /// The hash word Stockfish mixes into the transformer's hash.
+    const HASH: u32;
+
+    /// The feature of `piece` on `square` from `perspective`, whose king is on
+    /// `king`; `None` for pieces the set ignores (kings in HalfKP).
+    fn index(perspective: Color, king: Square, square: Square, piece: Piece) -> Option<usize>;
+
+    /// Appends every active feature of `pos` from `perspective`.
+    fn active_features(pos: &impl Position, perspective: Color, out: &mut FeatureList) {
+        let king = pos.king_square(perspective);
+        pos.for_each_piece(|square, piece| {
+            if let Some(index) = Self::index(perspective, king, square, piece) {
+                out.push(index);
+            }
+        });
+    }
+}
+
+/// Capacity of a [`FeatureList`]: every piece of a full board.
+pub const MAX_FEATURES: usize = 32;
+
+/// The active features of one perspective: a fixed-capacity list. Pieces
+/// beyond the capacity (impossible in a legal position) are counted but not
+/// stored, so a bad position gives a wrong value, never a crash.
+#[derive(Debug, Clone)]
+pub struct FeatureList {
+    len: usize,
+    dropped: usize,
+    items: [u32; MAX_FEATURES],
+}
+
+impl Default for FeatureList {
+    fn default() -> Self {
+        FeatureList { len: 0, dropped: 0, items: [0; MAX_FEATURES] }
+    }
+}
+
+impl FeatureList {
+    #[inline]
+    pub fn push(&mut self, index: usize) {
+        if self.len < MAX_FEATURES {
+            self.items[self.len] = index as u32;
+            self.len += 1;
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// The features, in the order they were pushed.
+    #[inline]
+    pub fn as_slice(&self) -> &[u32] {
+        &self.items[..self.len]
+    }
+
+    /// How many features did not fit (zero for a legal position).
+    pub fn dropped(&self) -> usize {
+        self.dropped
+    }
+}
+
+/// Plane offsets of pieces seen from `perspective`: the perspective's own
+/// pieces first, then the opponent's, interleaved per kind
+/// (own pawn, their pawn, own knight, ...), each plane 64 squares.
+#[inline]
+fn relative_plane(perspective: Color, piece: Piece) -> usize {
+    2 * piece.kind as usize + usize::from(piece.color != perspective)
+}

@@ -1,0 +1,103 @@
+//! How an engine describes a position to a network.
+
+/// A side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Color {
+    White = 0,
+    Black = 1,
+}
+
+impl Color {
+    /// The other side.
+    #[inline]
+    pub fn flip(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+
+    /// 0 for white, 1 for black.
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// A square, `a1 = 0`, `b1 = 1`, ..., `h8 = 63`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(u8);
+
+impl Square {
+    /// The square with this index, if it is below 64.
+    #[inline]
+    pub const fn new(index: u8) -> Option<Square> {
+        if index < 64 { Some(Square(index)) } else { None }
+    }
+
+    /// The square on `file` (0 = a) and `rank` (0 = 1), both below 8.
+    #[inline]
+    pub const fn from_file_rank(file: u8, rank: u8) -> Option<Square> {
+        if file < 8 && rank < 8 { Some(Square(rank * 8 + file)) } else { None }
+    }
+
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// 0 = file a.
+    #[inline]
+    pub const fn file(self) -> u8 {
+        self.0 & 7
+    }
+
+    /// 0 = rank 1.
+    #[inline]
+    pub const fn rank(self) -> u8 {
+        self.0 >> 3
+    }
+
+    /// This square with `mask` XORed into its index (`56` flips ranks,
+    /// `7` flips files, `63` rotates by 180 degrees).
+    #[inline]
+    pub const fn xor(self, mask: u8) -> Square {
+        Square((self.0 ^ mask) & 63)
+    }
+}
+
+/// A kind of piece.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PieceKind {
+    Pawn = 0,
+    Knight = 1,
+    Bishop = 2,
+    Rook = 3,
+    Queen = 4,
+    King = 5,
+}
+
+/// A piece: a kind and a colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Piece {
+    pub color: Color,
+    pub kind: PieceKind,
+}
+
+/// What a network needs to know of a position. Engines implement this for
+/// their board type (the `shakmaty` feature implements it for
+/// `shakmaty::Chess`).
+pub trait Position {
+    /// The side to move.
+    fn side_to_move(&self) -> Color;
+    /// The square of `color`'s king.
+    fn king_square(&self, color: Color) -> Square;
+    /// Calls `f` for every piece on the board, kings included.
+    fn for_each_piece(&self, f: impl FnMut(Square, Piece));
+    /// Number of pieces on the board, kings included.
+    fn piece_count(&self) -> usize {
+        let mut n = 0;
+        self.for_each_piece(|_, _| n += 1);
+        n
+    }
+}

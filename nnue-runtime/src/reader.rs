@@ -1,0 +1,207 @@
+//! A bounds-checked cursor over a net file, with Stockfish's encodings.
+//!
+//! Every read states what it reads, so that errors name it and its offset.
+
+use crate::error::LoadError;
+
+/// The magic string in front of every LEB128-compressed array.
+pub const LEB128_MAGIC: &[u8] = b"COMPRESSED_LEB128";
+
+/// How an integer array is stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// Little-endian, fixed width.
+    Raw,
+    /// `COMPRESSED_LEB128`, a little-endian u32 byte count, signed LEB128 values.
+    Leb128,
+}
+
+/// Integers a net file holds.
+pub trait Int: Copy + Default {
+    const BYTES: usize;
+    const MIN: i64;
+    const MAX: i64;
+    fn from_le(bytes: &[u8]) -> Self;
+    fn from_i64(v: i64) -> Self;
+    fn to_i64(self) -> i64;
+}
+
+macro_rules! int {
+    ($($t:ty),*) => {$(
+        impl Int for $t {
+            const BYTES: usize = std::mem::size_of::<$t>();
+            const MIN: i64 = <$t>::MIN as i64;
+            const MAX: i64 = <$t>::MAX as i64;
+            #[inline]
+            fn from_le(bytes: &[u8]) -> Self {
+                <$t>::from_le_bytes(bytes.try_into().expect("caller passes exactly BYTES bytes"))
+            }
+            #[inline]
+            fn from_i64(v: i64) -> Self {
+                v as $t
+            }
+            #[inline]
+            fn to_i64(self) -> i64 {
+                self as i64
+            }
+        }
+    )*};
+}
+int!(i8, i16, i32, u32);
+
+/// The header of a net file: version, hash, description.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    pub version: u32,
+    pub hash: u32,
+    pub description: String,
+}
+
+/// A cursor over the bytes of a net file.
+pub struct NetReader<'a> {
+    bytes: &'a [u8],
+    offset: usize,
+    arch: &'static str,
+}
+
+impl<'a> NetReader<'a> {
+    /// A reader for a net of architecture `arch` (named in hash errors).
+    pub fn new(bytes: &'a [u8], arch: &'static str) -> Self {
+        NetReader { bytes, offset: 0, arch }
+    }
+
+    /// The current offset.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    fn take(&mut self, what: &dyn Fn() -> String, n: usize) -> Result<&'a [u8], LoadError> {
+        match self.offset.checked_add(n).filter(|&end| end <= self.bytes.len()) {
+            Some(end) => {
+                let out = &self.bytes[self.offset..end];
+                self.offset = end;
+                Ok(out)
+            }
+            None => Err(LoadError::Truncated { what: what(), offset: self.offset, needed: n, len: self.bytes.len() }),
+        }
+    }
+
+    /// Reads a little-endian u32.
+    pub fn u32(&mut self, what: &str) -> Result<u32, LoadError> {
+        self.take(&|| what.to_owned(), 4).map(<u32 as Int>::from_le)
+    }
+
+    /// Reads the header without checking its hash (for identifying a file).
+    pub fn header(&mut self) -> Result<Header, LoadError> {
+        let version = self.u32("the version")?;
+        let hash = self.u32("the header hash")?;
+        let len = self.u32("the description length")? as usize;
+        let text = self.take(&|| "the description".to_owned(), len)?;
+        let description = String::from_utf8(text.to_vec()).map_err(|_| LoadError::Description { len })?;
+        Ok(Header { version, hash, description })
+    }
+
+    /// Reads the header and checks its version and hash.
+    pub fn expect_header(&mut self, version: u32, hash: u32) -> Result<Header, LoadError> {
+        let at = self.offset;
+        let header = self.header()?;
+        if header.version != version {
+            return Err(LoadError::Version { found: header.version, expected: version });
+        }
+        if header.hash != hash {
+            return Err(LoadError::Hash { what: "the header".into(), offset: at + 4, found: header.hash, expected: hash, arch: self.arch });
+        }
+        Ok(header)
+    }
+
+    /// Reads a section's hash word and checks it.
+    pub fn expect_hash(&mut self, what: &str, expected: u32) -> Result<(), LoadError> {
+        let offset = self.offset;
+        let found = self.u32(what)?;
+        if found != expected {
+            return Err(LoadError::Hash { what: what.to_owned(), offset, found, expected, arch: self.arch });
+        }
+        Ok(())
+    }
+
+    /// Reads `out.len()` integers stored with `encoding`, multiplying each by
+    /// `scale` (an error if the product does not fit).
+    pub fn ints<T: Int>(&mut self, what: &str, encoding: Encoding, scale: i32, out: &mut [T]) -> Result<(), LoadError> {
+        match encoding {
+            Encoding::Raw => {
+                let start = self.offset;
+                let bytes = self.take(&|| what.to_owned(), out.len() * T::BYTES)?;
+                for (i, (v, b)) in out.iter_mut().zip(bytes.chunks_exact(T::BYTES)).enumerate() {
+                    *v = scaled(T::from_le(b), scale, what, start + i * T::BYTES)?;
+                }
+                Ok(())
+            }
+            Encoding::Leb128 => self.leb128(what, scale, out),
+        }
+    }
+
+    fn leb128<T: Int>(&mut self, what: &str, scale: i32, out: &mut [T]) -> Result<(), LoadError> {
+        let magic_at = self.offset;
+        let magic = self.take(&|| format!("{what} (LEB128 magic)"), LEB128_MAGIC.len())?;
+        if magic != LEB128_MAGIC {
+            return Err(LoadError::Leb128Magic { what: what.to_owned(), offset: magic_at });
+        }
+        let size = self.u32(&format!("{what} (LEB128 byte count)"))? as usize;
+        let start = self.offset;
+        let block = self.take(&|| format!("{what} (LEB128 block of {size} bytes)"), size)?;
+        let problem = |offset: usize, problem: String| LoadError::Leb128 { what: what.to_owned(), offset, problem };
+        let max_bytes = (T::BYTES * 8).div_ceil(7);
+        let mut pos = 0;
+        for (i, v) in out.iter_mut().enumerate() {
+            let value_at = start + pos;
+            let mut value: i64 = 0;
+            let mut shift = 0;
+            loop {
+                let Some(&byte) = block.get(pos) else {
+                    return Err(problem(value_at, format!("block ends after {i} of {} values", out.len())));
+                };
+                pos += 1;
+                value |= i64::from(byte & 0x7F) << shift;
+                shift += 7;
+                if byte & 0x80 == 0 {
+                    if byte & 0x40 != 0 {
+                        value -= 1 << shift;
+                    }
+                    break;
+                }
+                if shift / 7 >= max_bytes {
+                    return Err(problem(value_at, format!("value {i} is longer than {max_bytes} bytes")));
+                }
+            }
+            if !(T::MIN..=T::MAX).contains(&value) {
+                return Err(problem(value_at, format!("value {i} = {value} does not fit in {} bytes", T::BYTES)));
+            }
+            *v = scaled(T::from_i64(value), scale, what, value_at)?;
+        }
+        if pos != block.len() {
+            return Err(problem(start + pos, format!("{} bytes left over after {} values", block.len() - pos, out.len())));
+        }
+        Ok(())
+    }
+
+    /// Checks that the whole file has been read.
+    pub fn finish(self) -> Result<(), LoadError> {
+        match self.bytes.len() - self.offset {
+            0 => Ok(()),
+            extra => Err(LoadError::TrailingBytes { offset: self.offset, extra }),
+        }
+    }
+}
+
+#[inline]
+fn scaled<T: Int>(v: T, scale: i32, what: &str, offset: usize) -> Result<T, LoadError> {
+    if scale == 1 {
+        return Ok(v);
+    }
+    let product = v.to_i64() * i64::from(scale);
+    if (T::MIN..=T::MAX).contains(&product) {
+        Ok(T::from_i64(product))
+    } else {
+        Err(LoadError::Scale { what: what.to_owned(), offset, value: v.to_i64(), scale })
+    }
+}

@@ -1,0 +1,46 @@
+//! Affine (fully connected) layers: u8 inputs, i8 weights, i32 biases and sums.
+
+use crate::error::LoadError;
+use crate::reader::{Encoding, NetReader};
+
+/// An affine layer with `IN` inputs and `OUT` outputs. In the file (and here)
+/// the weights are row-major, each row padded with zeros to `PADDED` inputs.
+pub struct Affine<const IN: usize, const PADDED: usize, const OUT: usize> {
+    pub biases: [i32; OUT],
+    /// `OUT` rows of `PADDED` weights.
+    pub weights: Box<[i8]>,
+}
+
+impl<const IN: usize, const PADDED: usize, const OUT: usize> Affine<IN, PADDED, OUT> {
+    const SHAPE_OK: () = assert!(IN <= PADDED && OUT > 0);
+
+    /// Reads the biases, then the weights; `what` names the layer in errors.
+    pub fn read(r: &mut NetReader<'_>, what: &str) -> Result<Self, LoadError> {
+        let () = Self::SHAPE_OK;
+        let mut biases = [0; OUT];
+        r.ints(&format!("{what} biases"), Encoding::Raw, 1, &mut biases)?;
+        let mut weights = vec![0i8; OUT * PADDED].into_boxed_slice();
+        r.ints(&format!("{what} weights"), Encoding::Raw, 1, &mut weights)?;
+        Ok(Affine { biases, weights })
+    }
+
+    /// How many weights in the padding columns (`IN..PADDED`) are not zero.
+    /// They never meet a non-zero input, so they do not change results; but
+    /// trainers usually write zeros there, which tells apart architectures
+    /// whose hash words are equal (Stockfish's hash ignores input widths).
+    pub fn nonzero_padding(&self) -> usize {
+        self.weights.chunks_exact(PADDED).map(|row| row[IN..].iter().filter(|&&w| w != 0).count()).sum()
+    }
+
+    /// `out[o] = biases[o] + sum_i weights[o][i] * input[i]` (wrapping, as the
+    /// SIMD kernels do).
+    #[inline]
+    pub fn propagate(&self, input: &[u8; IN], out: &mut [i32; OUT]) {
+        for (o, (sum, row)) in out.iter_mut().zip(self.weights.chunks_exact(PADDED)).enumerate() {
+            *sum = input
+                .iter()
+                .zip(row)
+                .fold(self.biases[o], |acc, (&x, &w)| acc.wrapping_add(i32::from(x) * i32::from(w)));
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! The scalar reference kernels: plain Rust, the semantics every SIMD backend
+//! must reproduce bit for bit.
+
+mod activation;
+mod affine;
+mod transformer;
+
+pub use activation::{clipped_relu, sqr_clipped_relu};
+pub use affine::Affine;
+pub use transformer::{clipped_output, pairwise_output, Transformer};
