@@ -1,0 +1,92 @@
+//! Sizes, hash words and the architecture's static description.
+
+use crate::tokens::{doc, hex, int, runtime};
+use nnue_spec::ir::{Arch, FeatureSetKind, LayerKind};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The runtime type implementing a feature set.
+pub fn feature_set_type(kind: FeatureSetKind) -> TokenStream {
+    let rt = runtime();
+    match kind {
+        FeatureSetKind::HalfKP => quote!(#rt::features::HalfKP),
+        FeatureSetKind::HalfKAv2 => quote!(#rt::features::HalfKAv2),
+        FeatureSetKind::HalfKAv2_hm => quote!(#rt::features::HalfKAv2Hm),
+    }
+}
+
+pub fn generate(arch: &Arch) -> TokenStream {
+    let rt = runtime();
+    let name = &arch.name;
+    let description = &arch.description;
+    let version = hex(arch.version);
+    let header = hex(arch.hashes.header);
+    let transformer_hash = hex(arch.hashes.transformer);
+    let stack_hash = hex(arch.hashes.layer_stack);
+    let features = int(arch.feature_dimensions());
+    let l1 = int(arch.transformer.dimensions);
+    let transformed = int(arch.transformer.output_dimensions);
+    let psqt = int(arch.transformer.psqt_buckets);
+    let stacks = int(arch.stacks.count);
+    let feature = &arch.features[0];
+    let feature_type = feature_set_type(feature.kind);
+    let feature_name = nnue_spec::feature_sets::name(feature.kind);
+    let layers = arch.layers.iter().map(|l| {
+        let name = &l.name;
+        let kind = match l.kind {
+            LayerKind::Affine { sparse: true, .. } => "Affine (sparse input)",
+            LayerKind::Affine { .. } => "Affine",
+            LayerKind::ClippedReLU { .. } => "ClippedReLU",
+            LayerKind::SqrClippedReLU { .. } => "SqrClippedReLU",
+            LayerKind::Concat => "Concat",
+        };
+        let (inputs, outputs) = (int(l.input_dimensions), int(l.output_dimensions));
+        quote! { #rt::LayerInfo { name: #name, kind: #kind, inputs: #inputs, outputs: #outputs } }
+    });
+    let features_doc = doc(&format!("Number of input features of {feature_name} (rows of the transformer's weights)."));
+    quote! {
+        /// The architecture's name.
+        pub const NAME: &str = #name;
+        /// The version word a net file starts with.
+        pub const VERSION: u32 = #version;
+        /// The hash word in a net file's header.
+        pub const HEADER_HASH: u32 = #header;
+        /// The hash word in front of the transformer's parameters.
+        pub const TRANSFORMER_HASH: u32 = #transformer_hash;
+        /// The hash word in front of each layer stack's parameters.
+        pub const LAYER_STACK_HASH: u32 = #stack_hash;
+        #features_doc
+        pub const FEATURES: usize = #features;
+        /// Accumulator lanes per perspective (L1).
+        pub const L1: usize = #l1;
+        /// Length of the transformer's output, the first layer's input.
+        pub const TRANSFORMED: usize = #transformed;
+        /// PSQT buckets per perspective.
+        pub const PSQT_BUCKETS: usize = #psqt;
+        /// Number of layer stacks.
+        pub const LAYER_STACKS: usize = #stacks;
+
+        /// The input feature set.
+        pub type FeatureSet = #feature_type;
+        /// The transformer's state for one position, both perspectives.
+        pub type Accumulator = #rt::Accumulator<L1, PSQT_BUCKETS>;
+
+        const _: () = ::core::assert!(<FeatureSet as #rt::FeatureSet>::DIMENSIONS == FEATURES);
+
+        /// The architecture's static description.
+        pub static ARCH: #rt::ArchInfo = #rt::ArchInfo {
+            name: NAME,
+            description: #description,
+            version: VERSION,
+            header_hash: HEADER_HASH,
+            transformer_hash: TRANSFORMER_HASH,
+            layer_stack_hash: LAYER_STACK_HASH,
+            feature_set: #feature_name,
+            feature_dimensions: FEATURES,
+            transformer_dimensions: L1,
+            psqt_buckets: PSQT_BUCKETS,
+            layer_stacks: LAYER_STACKS,
+            layers: &[#(#layers),*],
+        };
+    }
+}

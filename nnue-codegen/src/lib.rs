@@ -1,0 +1,61 @@
+//! Turns a validated architecture ([`nnue_spec::Arch`]) into Rust code.
+//!
+//! `nnue-macros` is a thin shim over [`generate`]; tests and the CLI call it
+//! directly. The output is deterministic and uses fully qualified paths
+//! (through [`RUNTIME`]) so it compiles wherever it is expanded.
+//!
+//! One stage per file: [`constants`] (sizes, hashes, facts), [`stack`] (one
+//! layer stack: its parameters, loading and forward pass) and [`network`]
+//! (the network type: loading, accumulators, evaluation).
+
+mod constants;
+mod network;
+mod stack;
+mod tokens;
+
+use nnue_spec::Arch;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The path through which generated code reaches the runtime: the facade
+/// crate `nnue` re-exports `nnue-runtime` as `runtime`.
+pub const RUNTIME: &str = "::nnue::runtime";
+
+/// What to generate besides the architecture itself.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The absolute path of the architecture file: included with
+    /// `include_str!` so that editing it rebuilds the calling crate.
+    pub spec_path: Option<String>,
+}
+
+/// The module for `arch`: `pub mod <name> { ... }`.
+pub fn generate(arch: &Arch, options: &Options) -> TokenStream {
+    let module = tokens::ident(&arch.module);
+    let doc = tokens::doc(&format!("Architecture `{}`: {}", arch.name, arch.description));
+    let rebuild = options.spec_path.as_ref().map(|path| {
+        quote! {
+            /// The architecture file, included so that editing it rebuilds this crate.
+            const _: &str = ::core::include_str!(#path);
+        }
+    });
+    let constants = constants::generate(arch);
+    let stack = stack::generate(arch);
+    let network = network::generate(arch);
+    quote! {
+        #doc
+        pub mod #module {
+            #rebuild
+            #constants
+            #stack
+            #network
+        }
+    }
+}
+
+/// [`generate`], formatted with prettyplease: what snapshots and `nnue
+/// expand` show.
+pub fn generate_pretty(arch: &Arch, options: &Options) -> String {
+    let file: syn::File = syn::parse2(generate(arch, options)).expect("the generator emits valid Rust");
+    prettyplease::unparse(&file)
+}

@@ -1,0 +1,35 @@
+//! Small helpers for building tokens.
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::quote;
+
+/// An identifier.
+pub fn ident(name: &str) -> Ident {
+    Ident::new(name, Span::call_site())
+}
+
+/// A `#[doc = "..."]` attribute.
+pub fn doc(text: &str) -> TokenStream {
+    quote! { #[doc = #text] }
+}
+
+/// An unsuffixed integer literal (`usize` and friends are inferred).
+pub fn int(v: usize) -> Literal {
+    Literal::usize_unsuffixed(v)
+}
+
+/// An `i32` literal without suffix.
+pub fn i32(v: i32) -> TokenStream {
+    let lit = Literal::i32_unsuffixed(v.unsigned_abs() as i32);
+    if v < 0 { quote!(-#lit) } else { quote!(#lit) }
+}
+
+/// A hexadecimal `u32` literal such as `0x1C10_20F2`.
+pub fn hex(v: u32) -> Literal {
+    format!("0x{:04X}_{:04X}", v >> 16, v & 0xFFFF).parse().expect("a valid literal")
+}
+
+/// The runtime path, as tokens.
+pub fn runtime() -> TokenStream {
+    crate::RUNTIME.parse().expect("a valid path")
+}
