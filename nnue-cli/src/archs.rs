@@ -1,0 +1,54 @@
+//! Every architecture shipped in `archs/`, compiled, and the registry the
+//! commands search by header hash.
+
+use nnue::nnue;
+use nnue::runtime::{identify, AnyNetwork, ArchEntry, LoadError};
+
+nnue!(include "sfnnv1.ron");
+nnue!(include "sfnnv2.ron");
+nnue!(include "sfnnv3.ron");
+nnue!(include "sfnnv4.ron");
+nnue!(include "sfnnv5.ron");
+nnue!(include "sfnnv6.ron");
+nnue!(include "sfnnv7.ron");
+nnue!(include "sfnnv8.ron");
+nnue!(include "sfnnv9.ron");
+nnue!(include "sfnnv9-small.ron");
+
+/// The compiled architectures. Where two share a header hash (Stockfish's
+/// hash ignores layer input widths: SFNNv4 and SFNNv5 nets carry the same
+/// words), [`load`] decides; the narrower comes first.
+pub const ARCHITECTURES: &[ArchEntry] = &[
+    sfnnv1::ENTRY,
+    sfnnv2::ENTRY,
+    sfnnv3::ENTRY,
+    sfnnv4::ENTRY,
+    sfnnv5::ENTRY,
+    sfnnv6::ENTRY,
+    sfnnv7::ENTRY,
+    sfnnv8::ENTRY,
+    sfnnv9::ENTRY,
+    sfnnv9_small::ENTRY,
+];
+
+/// Loads `bytes` with an architecture whose version and header hash match
+/// and which reads the whole file. If several do, the one whose padding
+/// weights are most often zero wins (the wider architecture would see the
+/// narrower one's zero padding as weights; the narrower one would see the
+/// wider one's trained weights as padding), and on a tie the first listed.
+/// Fails with the first candidate's error if none reads the file.
+pub fn load(bytes: &[u8]) -> Result<Box<dyn AnyNetwork>, LoadError> {
+    let first = identify(ARCHITECTURES, bytes)?;
+    let mut best: Option<Box<dyn AnyNetwork>> = None;
+    let mut first_error = None;
+    for entry in ARCHITECTURES.iter().filter(|e| e.info.version == first.info.version && e.info.header_hash == first.info.header_hash) {
+        match (entry.load)(bytes) {
+            Ok(net) if best.as_ref().is_none_or(|b| net.nonzero_padding() < b.nonzero_padding()) => best = Some(net),
+            Ok(_) => {}
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    best.ok_or_else(|| first_error.expect("identify found at least one candidate"))
+}

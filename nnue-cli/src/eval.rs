@@ -1,0 +1,41 @@
+//! `nnue eval`: one TSV row per position.
+
+use crate::{archs, position};
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+pub fn run(net: &Path, fen: Option<&str>, fens: Option<&Path>) -> Result<(), String> {
+    let bytes = nnue::runtime::read_file(net).map_err(|e| e.to_string())?;
+    let network = archs::load(&bytes).map_err(|e| format!("{}: {e}", net.display()))?;
+    let fens: Vec<(String, String)> = match (fen, fens) {
+        (Some(fen), _) => vec![("--fen".to_owned(), fen.to_owned())],
+        (None, Some(file)) => std::fs::read_to_string(file)
+            .map_err(|e| format!("cannot read {}: {e}", file.display()))?
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+            .map(|(i, l)| (format!("{}:{}", file.display(), i + 1), l.trim().to_owned()))
+            .collect(),
+        (None, None) => return Err("give --fen or --fens".to_owned()),
+    };
+    let stacks = network.arch().layer_stacks;
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let header: Vec<String> = ["fen", "stm", "bucket"]
+        .into_iter()
+        .map(str::to_owned)
+        .chain((0..stacks).map(|b| format!("psqt_{b}")))
+        .chain((0..stacks).map(|b| format!("positional_{b}")))
+        .chain(["eval".to_owned()])
+        .collect();
+    let write_error = |e: std::io::Error| format!("cannot write output: {e}");
+    writeln!(out, "{}", header.join("\t")).map_err(write_error)?;
+    for (at, fen) in &fens {
+        let board = position::parse(fen).map_err(|e| format!("{at}: {e}"))?;
+        let v = network.evaluate_board(&board);
+        let mut row = vec![fen.clone(), position::side(&board).to_owned(), v.bucket.to_string()];
+        row.extend(v.psqt.iter().chain(&v.positional).map(i32::to_string));
+        row.push(v.value.to_string());
+        writeln!(out, "{}", row.join("\t")).map_err(write_error)?;
+    }
+    out.flush().map_err(write_error)
+}

@@ -1,0 +1,26 @@
+//! `nnue info --net FILE`.
+
+use crate::archs;
+use std::path::Path;
+
+pub fn run(net: &Path) -> Result<(), String> {
+    let bytes = nnue::runtime::read_file(net).map_err(|e| e.to_string())?;
+    let network = archs::load(&bytes).map_err(|e| format!("{}: {e}", net.display()))?;
+    let a = network.arch();
+    println!("file               {} ({} bytes)", net.display(), bytes.len());
+    println!("architecture       {} - {}", a.name, a.description);
+    println!("version            0x{:08X}", a.version);
+    println!("header hash        0x{:08X}", a.header_hash);
+    println!("transformer hash   0x{:08X}", a.transformer_hash);
+    println!("layer stack hash   0x{:08X}", a.layer_stack_hash);
+    println!("description        {}", network.description().replace('\n', " "));
+    println!("feature set        {} ({} features)", a.feature_set, a.feature_dimensions);
+    println!("transformer        {} lanes per perspective, {} PSQT buckets", a.transformer_dimensions, a.psqt_buckets);
+    println!("layer stacks       {}", a.layer_stacks);
+    for l in a.layers {
+        println!("  {:<10} {:<22} {:>5} -> {}", l.name, l.kind, l.inputs, l.outputs);
+    }
+    let transformer = a.feature_dimensions * a.transformer_dimensions * 2 + a.feature_dimensions * a.psqt_buckets * 4;
+    println!("parameters         transformer {} bytes in memory", transformer + a.transformer_dimensions * 2);
+    Ok(())
+}
