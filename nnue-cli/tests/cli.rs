@@ -1,0 +1,117 @@
+//! `nnue eval` and `nnue info` end to end: output format, architecture lookup
+//! by header hash, and one clear error line for bad input.
+
+#[path = "../../tests/support/mod.rs"]
+mod support;
+
+use std::process::{Command, Output};
+use support::{net, Reference};
+
+fn nnue(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nnue")).args(args).output().expect("nnue runs")
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(out.status.success(), "nnue failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+/// The one line a failing command prints.
+fn error_line(out: &Output) -> String {
+    assert!(!out.status.success(), "expected a failure, got: {}", String::from_utf8_lossy(&out.stdout));
+    let err = String::from_utf8(out.stderr.clone()).unwrap();
+    assert_eq!(err.lines().count(), 1, "one line on stderr, got: {err}");
+    assert!(out.stdout.is_empty() || String::from_utf8_lossy(&out.stdout).lines().count() <= 1);
+    err
+}
+
+fn temp(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// Every row of a reference file, through the command line: the TSV header,
+/// and every column of every row.
+#[test]
+fn eval_fens_matches_stockfish_17_1_small_net() {
+    let reference = Reference::read("sf_17.1/nn-37f18f62d772.tsv");
+    let fens = support::reference_dir().join("fens.txt");
+    let net = net("nn-37f18f62d772.nnue");
+    let out = stdout(&nnue(&["eval", "--net", net.to_str().unwrap(), "--fens", fens.to_str().unwrap()]));
+    let mut lines = out.lines();
+    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    let mut expected_header = vec!["fen".to_owned(), "stm".into(), "bucket".into()];
+    expected_header.extend((0..8).map(|b| format!("psqt_{b}")));
+    expected_header.extend((0..8).map(|b| format!("positional_{b}")));
+    expected_header.push("eval".into());
+    assert_eq!(header, expected_header);
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len(), reference.rows.len());
+    for (row, want) in rows.iter().zip(&reference.rows) {
+        for (column, value) in header.iter().zip(row) {
+            let expected = match *column {
+                "eval" => {
+                    let p: i32 = want["nnue_psqt_div16"].parse().unwrap();
+                    let q: i32 = want["nnue_positional_div16"].parse().unwrap();
+                    (p + q).to_string()
+                }
+                c => want[c].clone(),
+            };
+            assert_eq!(*value, expected, "{column} of {}", want["fen"]);
+        }
+    }
+}
+
+/// Stockfish 12's single stack: psqt_0 = 0 and positional_0 = the raw output.
+#[test]
+fn eval_fen_halfkp() {
+    let net = net("nn-82215d0fd0df.nnue");
+    let out = stdout(&nnue(&["eval", "--net", net.to_str().unwrap(), "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]));
+    assert_eq!(
+        out,
+        "fen\tstm\tbucket\tpsqt_0\tpositional_0\teval\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\tw\t0\t0\t-123\t-7\n"
+    );
+}
+
+#[test]
+fn info_names_the_architecture() {
+    let net = net("nn-37f18f62d772.nnue");
+    let out = stdout(&nnue(&["info", "--net", net.to_str().unwrap()]));
+    assert!(out.contains("architecture       sfnnv9-small"), "{out}");
+    assert!(out.contains("header hash        0x1C103C92"), "{out}");
+}
+
+#[test]
+fn bad_fen_is_one_error_line() {
+    let net = net("nn-37f18f62d772.nnue");
+    let err = error_line(&nnue(&["eval", "--net", net.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"]));
+    assert!(err.starts_with("nnue: --fen: bad FEN"), "{err}");
+    let err = error_line(&nnue(&["eval", "--net", net.to_str().unwrap(), "--fen", "not a fen"]));
+    assert!(err.contains("bad FEN `not a fen`"), "{err}");
+}
+
+#[test]
+fn bad_nets_are_one_error_line() {
+    let small = support::bytes(&net("nn-37f18f62d772.nnue"));
+    let truncated = temp("truncated.nnue", &small[..small.len() - 100]);
+    let err = error_line(&nnue(&["eval", "--net", truncated.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1"]));
+    assert!(err.contains("file ends at offset"), "{err}");
+
+    let mut other = small.clone();
+    other[4] ^= 1;
+    let other = temp("other-arch.nnue", &other);
+    let err = error_line(&nnue(&["info", "--net", other.to_str().unwrap()]));
+    assert!(err.contains("no compiled architecture has header hash 0x1C103C93"), "{err}");
+
+    let err = error_line(&nnue(&["info", "--net", "/nonexistent.nnue"]));
+    assert!(err.contains("cannot read /nonexistent.nnue"), "{err}");
+}
+
+#[test]
+fn unavailable_isa_is_an_error() {
+    let net = net("nn-37f18f62d772.nnue");
+    let err = error_line(&nnue(&["eval", "--net", net.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1", "--isa", "avx9"]));
+    assert!(err.contains("unknown or unavailable --isa `avx9`"), "{err}");
+}

@@ -1,0 +1,146 @@
+//! Bit-exactness against Stockfish: every row of every reference file of
+//! SFNNv1-SFNNv9 nets (`../shared/reference/`), every column our evaluation
+//! produces: bucket, psqt and positional for every bucket, and the value of
+//! the release's NNUE entry point.
+
+mod support;
+
+use nnue::runtime::{AnyNetwork, ArchEntry};
+use support::{board, net, Reference};
+
+nnue::nnue!(include "sfnnv1.ron");
+nnue::nnue!(include "sfnnv2.ron");
+nnue::nnue!(include "sfnnv3.ron");
+nnue::nnue!(include "sfnnv4.ron");
+nnue::nnue!(include "sfnnv6.ron");
+nnue::nnue!(include "sfnnv8.ron");
+nnue::nnue!(include "sfnnv9.ron");
+nnue::nnue!(include "sfnnv9-small.ron");
+
+/// How the reference file states the entry point's value.
+enum Value {
+    /// A column holding it.
+    Column(&'static str),
+    /// Two columns to add (psqt / 16 and positional / 16, Stockfish 17.1+).
+    Sum(&'static str, &'static str),
+    /// Not stated for this architecture's rule: the reference's release used
+    /// another rule for the same net (the small net under Stockfish 16.1), so
+    /// the value is checked as `psqt / 16 + positional / 16` of the
+    /// reference's own selected-bucket columns.
+    DivideThenSum,
+}
+
+fn check(file: &str, net_name: &str, entry: ArchEntry, value: Value) {
+    let reference = Reference::read(file);
+    let bytes = std::fs::read(net(net_name)).unwrap();
+    let network: Box<dyn AnyNetwork> = (entry.load)(&bytes).unwrap_or_else(|e| panic!("{net_name}: {e}"));
+    let stacks = network.arch().layer_stacks;
+    assert!(reference.rows.len() > 1000, "{}: only {} rows", reference.path.display(), reference.rows.len());
+    let mut mismatches = Vec::new();
+    for (i, row) in reference.rows.iter().enumerate() {
+        let fen = &row["fen"];
+        let ours = network.evaluate_board(&board(fen));
+        let int = |column: &str| -> i32 { row[column].parse().unwrap_or_else(|e| panic!("{file} row {i} {column}: {e}")) };
+        let mut expected: Vec<(String, i32)> = Vec::new();
+        let mut actual: Vec<(String, i32)> = Vec::new();
+        if row.contains_key("output_raw") {
+            // Stockfish 12: one stack, no PSQT; the raw output is positional_0.
+            expected.extend([("bucket".into(), 0), ("psqt_0".into(), 0), ("positional_0".into(), int("output_raw"))]);
+        } else {
+            expected.push(("bucket".into(), int("bucket")));
+            for b in 0..stacks {
+                expected.push((format!("psqt_{b}"), int(&format!("psqt_{b}"))));
+                expected.push((format!("positional_{b}"), int(&format!("positional_{b}"))));
+            }
+        }
+        expected.push((
+            "value".into(),
+            match value {
+                Value::Column(c) => int(c),
+                Value::Sum(a, b) => int(a) + int(b),
+                Value::DivideThenSum => {
+                    let b = int("bucket");
+                    int(&format!("psqt_{b}")) / 16 + int(&format!("positional_{b}")) / 16
+                }
+            },
+        ));
+        actual.push(("bucket".into(), ours.bucket as i32));
+        for b in 0..stacks {
+            actual.push((format!("psqt_{b}"), ours.psqt[b]));
+            actual.push((format!("positional_{b}"), ours.positional[b]));
+        }
+        actual.push(("value".into(), ours.value));
+        for (column, want) in &expected {
+            let got = actual.iter().find(|(c, _)| c == column).map(|(_, v)| *v);
+            if got != Some(*want) {
+                mismatches.push(format!("row {i} `{fen}` {column}: ours {got:?}, Stockfish {want}"));
+            }
+        }
+    }
+    assert!(mismatches.is_empty(), "{}: {} mismatches, first: {:#?}", file, mismatches.len(), &mismatches[..mismatches.len().min(5)]);
+}
+
+#[test]
+fn sf_12_sfnnv1() {
+    check("sf_12/nn-82215d0fd0df.tsv", "nn-82215d0fd0df.nnue", sfnnv1::ENTRY, Value::Column("nnue_value"));
+}
+
+#[test]
+fn sf_14_sfnnv2() {
+    check("sf_14/nn-26abeed38351.tsv", "nn-26abeed38351.nnue", sfnnv2::ENTRY, Value::Column("nnue_plain"));
+}
+
+#[test]
+fn sf_14_1_sfnnv3() {
+    check("sf_14.1/nn-13406b1dcbe0.tsv", "nn-13406b1dcbe0.nnue", sfnnv3::ENTRY, Value::Column("nnue_plain"));
+}
+
+#[test]
+fn sf_15_sfnnv4() {
+    check("sf_15/nn-6877cd24400e.tsv", "nn-6877cd24400e.nnue", sfnnv4::ENTRY, Value::Column("nnue_plain"));
+}
+
+#[test]
+fn sf_16_sfnnv6() {
+    check("sf_16/nn-5af11540bbfe.tsv", "nn-5af11540bbfe.nnue", sfnnv6::ENTRY, Value::Column("nnue_plain"));
+}
+
+#[test]
+fn sf_16_1_sfnnv8_standin() {
+    check("sf_16.1/standin-l2560.tsv", "sfnnv8-standin-l2560.nnue", sfnnv8::ENTRY, Value::Column("nnue_plain"));
+}
+
+#[test]
+fn sf_16_1_small_net() {
+    check("sf_16.1/nn-37f18f62d772.tsv", "nn-37f18f62d772.nnue", sfnnv9_small::ENTRY, Value::DivideThenSum);
+}
+
+#[test]
+fn sf_17_1_sfnnv9() {
+    check(
+        "sf_17.1/nn-1c0000000000.tsv",
+        "nn-1c0000000000.nnue",
+        sfnnv9::ENTRY,
+        Value::Sum("nnue_psqt_div16", "nnue_positional_div16"),
+    );
+}
+
+#[test]
+fn sf_17_1_small_net() {
+    check(
+        "sf_17.1/nn-37f18f62d772.tsv",
+        "nn-37f18f62d772.nnue",
+        sfnnv9_small::ENTRY,
+        Value::Sum("nnue_psqt_div16", "nnue_positional_div16"),
+    );
+}
+
+#[test]
+fn sf_18_small_net() {
+    check(
+        "sf_18/nn-37f18f62d772.tsv",
+        "nn-37f18f62d772.nnue",
+        sfnnv9_small::ENTRY,
+        Value::Sum("nnue_psqt_div16", "nnue_positional_div16"),
+    );
+}

@@ -1,0 +1,98 @@
+//! Shared by the integration tests: real nets (fetched into a cache on first
+//! use) and the Stockfish reference files.
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+/// The repository root (this module is shared by the root package's tests
+/// and the member crates' tests).
+pub fn repo() -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    match manifest.join("tools/fetch-nets.py").is_file() {
+        true => manifest,
+        false => manifest.parent().expect("a member crate lives in the repository").to_owned(),
+    }
+}
+
+/// The net cache: `$NNUE_NETS_DIR`, else `.cache/nets` in the repository.
+pub fn nets_dir() -> PathBuf {
+    std::env::var_os("NNUE_NETS_DIR").map(PathBuf::from).unwrap_or_else(|| repo().join(".cache/nets"))
+}
+
+/// The Stockfish reference outputs (`../shared/reference` beside the
+/// repository, or `$NNUE_REFERENCE_DIR`).
+pub fn reference_dir() -> PathBuf {
+    std::env::var_os("NNUE_REFERENCE_DIR").map(PathBuf::from).unwrap_or_else(|| repo().join("../shared/reference"))
+}
+
+/// The path of net `name` (e.g. `nn-37f18f62d772.nnue`), fetched and verified
+/// by `tools/fetch-nets.py` if it is not in the cache yet. A net that cannot
+/// be had fails the test: a real-net test never passes without its net.
+pub fn net(name: &str) -> PathBuf {
+    static FETCHED: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let path = nets_dir().join(name);
+    let mut fetched = FETCHED.lock().unwrap_or_else(|e| e.into_inner());
+    if !fetched.iter().any(|n| n == name) {
+        // The fetcher keeps a net whose SHA-256 is right and fetches it otherwise.
+        let status = Command::new("python3")
+            .arg(repo().join("tools/fetch-nets.py"))
+            .arg("--dest")
+            .arg(nets_dir())
+            .arg(name)
+            .status();
+        match status {
+            Ok(s) if s.success() => fetched.push(name.to_owned()),
+            other => panic!(
+                "net {name} is needed but could not be fetched into {} ({other:?}); run `python3 tools/fetch-nets.py`",
+                nets_dir().display()
+            ),
+        }
+    }
+    assert!(path.is_file(), "{} missing after fetching", path.display());
+    path
+}
+
+/// A reference TSV: rows of column -> value.
+pub struct Reference {
+    pub path: PathBuf,
+    pub rows: Vec<HashMap<String, String>>,
+}
+
+impl Reference {
+    /// Reads `file` (relative to the reference directory). A missing file
+    /// fails the test.
+    pub fn read(file: &str) -> Reference {
+        let path = reference_dir().join(file);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reference {} unreadable: {e}", path.display()));
+        let mut lines = text.lines();
+        let header: Vec<&str> = lines.next().expect("a header line").split('\t').collect();
+        let rows = lines
+            .filter(|l| !l.is_empty())
+            .map(|l| header.iter().map(|h| h.to_string()).zip(l.split('\t').map(str::to_owned)).collect())
+            .collect();
+        Reference { path, rows }
+    }
+}
+
+/// A FEN as a board, through shakmaty (accepting what Stockfish accepts).
+pub fn board(fen: &str) -> nnue::runtime::Board {
+    use shakmaty::{fen::Fen, CastlingMode, Chess};
+    let chess: Chess = Fen::from_ascii(fen.as_bytes())
+        .unwrap_or_else(|e| panic!("{fen}: {e}"))
+        .into_position(CastlingMode::Standard)
+        .or_else(|e| e.ignore_invalid_castling_rights())
+        .or_else(|e| e.ignore_invalid_ep_square())
+        .or_else(|e| e.ignore_too_much_material())
+        .or_else(|e| e.ignore_impossible_check())
+        .unwrap_or_else(|e| panic!("{fen}: {e}"));
+    nnue::runtime::Board::from_position(&chess).unwrap()
+}
+
+/// Reads a file; for tests that corrupt nets.
+pub fn bytes(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
