@@ -43,7 +43,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
         EvalRule::SumThenDivide => format!("`(psqt + positional) / {}`", arch.output.scale),
         EvalRule::DivideThenSum => format!("`psqt / {0} + positional / {0}`", arch.output.scale),
     };
-    let value_doc = format!("What Stockfish's NNUE entry point returns for this architecture: {value_doc}.");
+    let value_doc = format!(" What Stockfish's NNUE entry point returns for this architecture: {value_doc}.");
     quote! {
         /// A loaded network: the transformer and every layer stack.
         pub struct Network {

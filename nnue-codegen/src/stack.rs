@@ -1,7 +1,7 @@
 //! One layer stack: its parameters, how they are read, and its forward pass
 //! written out layer by layer.
 
-use crate::tokens::{i32, ident, int, runtime};
+use crate::tokens::{doc, i32, ident, int, runtime};
 use nnue_spec::ir::{Arch, Layer, LayerKind, Slice, Source};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -13,9 +13,9 @@ pub fn generate(arch: &Arch) -> TokenStream {
         let name = ident(&l.name);
         let LayerKind::Affine { padded_inputs, .. } = l.kind else { unreachable!() };
         let (inputs, padded, outputs) = (int(l.input_dimensions), int(padded_inputs), int(l.output_dimensions));
-        let doc = format!("`{}`: {} inputs (rows padded to {}) -> {} outputs.", l.name, l.input_dimensions, padded_inputs, l.output_dimensions);
+        let doc = doc(&format!("`{}`: {} inputs (rows padded to {}) -> {} outputs.", l.name, l.input_dimensions, padded_inputs, l.output_dimensions));
         quote! {
-            #[doc = #doc]
+            #doc
             pub #name: #rt::scalar::Affine<#inputs, #padded, #outputs>
         }
     });
@@ -110,14 +110,14 @@ fn layer_step(arch: &Arch, layer: &Layer) -> TokenStream {
             }
         }
         LayerKind::ClippedReLU { shift, max } => {
-            let (input, max) = (input(), i32(max));
+            let (input, shift, max) = (input(), int(shift as usize), i32(max));
             quote! {
                 let mut #name = [0u8; #n];
                 #rt::scalar::clipped_relu(#input, #shift, #max, &mut #name);
             }
         }
         LayerKind::SqrClippedReLU { shift, max } => {
-            let (input, max) = (input(), i32(max));
+            let (input, shift, max) = (input(), int(shift as usize), i32(max));
             quote! {
                 let mut #name = [0u8; #n];
                 #rt::scalar::sqr_clipped_relu(#input, #shift, #max, &mut #name);

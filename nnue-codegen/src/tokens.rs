@@ -8,8 +8,9 @@ pub fn ident(name: &str) -> Ident {
     Ident::new(name, Span::call_site())
 }
 
-/// A `#[doc = "..."]` attribute.
+/// A `#[doc = " ..."]` attribute (formatted as `/// ...`).
 pub fn doc(text: &str) -> TokenStream {
+    let text = format!(" {text}");
     quote! { #[doc = #text] }
 }
 
