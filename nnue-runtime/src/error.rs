@@ -15,7 +15,7 @@ pub enum LoadError {
     #[error("unsupported version 0x{found:08X} at offset 0 (this architecture reads 0x{expected:08X})")]
     Version { found: u32, expected: u32 },
 
-    #[error("hash mismatch for {what} at offset {offset}: file has 0x{found:08X}, architecture `{arch}` expects 0x{expected:08X} (a net of another architecture?)")]
+    #[error("{what} at offset {offset} is 0x{found:08X}, but architecture `{arch}` expects 0x{expected:08X} (a net of another architecture?)")]
     Hash { what: String, offset: usize, found: u32, expected: u32, arch: &'static str },
 
     #[error("description at offset 12 is not UTF-8 text ({len} bytes)")]

@@ -109,7 +109,7 @@ impl<'a> NetReader<'a> {
             return Err(LoadError::Version { found: header.version, expected: version });
         }
         if header.hash != hash {
-            return Err(LoadError::Hash { what: "the header".into(), offset: at + 4, found: header.hash, expected: hash, arch: self.arch });
+            return Err(LoadError::Hash { what: "the header hash".into(), offset: at + 4, found: header.hash, expected: hash, arch: self.arch });
         }
         Ok(header)
     }
