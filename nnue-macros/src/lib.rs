@@ -40,7 +40,7 @@ impl Parse for Include {
         if keyword != "include" {
             return Err(syn::Error::new(keyword.span(), "expected `include \"path/to/arch.ron\"`"));
         }
-        let path = input.parse()?;
+        let path = input.parse().map_err(|e: syn::Error| syn::Error::new(e.span(), "expected `include \"path/to/arch.ron\"`"))?;
         if !input.is_empty() {
             return Err(input.error("unexpected tokens after the path"));
         }
@@ -63,7 +63,6 @@ fn expand(request: &Include, call_file: Option<&Path>) -> Result<proc_macro2::To
 
 /// Finds the file, or says where it looked.
 fn resolve(written: &str, call_file: Option<&Path>) -> Result<PathBuf, String> {
-    let mut tried = Vec::new();
     let manifest = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
     let call_dir = call_file.and_then(Path::parent).map(Path::to_path_buf);
     let bare = !written.contains(['/', '\\']);
@@ -73,7 +72,13 @@ fn resolve(written: &str, call_file: Option<&Path>) -> Result<PathBuf, String> {
         if candidate.is_file() {
             return Ok(candidate.canonicalize().unwrap_or(candidate));
         }
-        tried.push(candidate.display().to_string());
     }
-    Err(format!("{written}: architecture file not found (looked for {})", tried.join(", ")))
+    let mut shipped: Vec<String> = std::fs::read_dir(SHIPPED_ARCHS)
+        .map(|dir| dir.filter_map(|e| e.ok()?.file_name().into_string().ok()).filter(|n| n.ends_with(".ron")).collect())
+        .unwrap_or_default();
+    shipped.sort();
+    Err(format!(
+        "{written}: architecture file not found relative to CARGO_MANIFEST_DIR or to the calling file{}",
+        if bare { format!(", nor among the shipped architectures ({})", shipped.join(", ")) } else { String::new() }
+    ))
 }

@@ -156,17 +156,6 @@ pub struct Hashes {
 }
 
 impl Arch {
-    /// Number of i8 weights of every affine layer, summed over one stack.
-    pub fn layer_stack_parameter_bytes(&self) -> usize {
-        self.layers
-            .iter()
-            .map(|l| match l.kind {
-                LayerKind::Affine { padded_inputs, .. } => l.output_dimensions * (padded_inputs + 4),
-                _ => 0,
-            })
-            .sum()
-    }
-
     /// Total number of feature rows over all feature sets.
     pub fn feature_dimensions(&self) -> usize {
         self.features.iter().map(|f| f.dimensions).sum()

@@ -42,10 +42,25 @@ impl fmt::Display for Diagnostic {
 /// all reported together.
 pub fn parse(source: &str) -> Result<Arch, Vec<Diagnostic>> {
     let spec: schema::NetworkSpec = ron::Options::default().from_str(source).map_err(|e| {
-        vec![Diagnostic { at: LineCol { line: e.span.start.line, col: e.span.start.col }, message: e.code.to_string() }]
+        let at = skip_blanks(source, LineCol { line: e.span.start.line, col: e.span.start.col });
+        vec![Diagnostic { at, message: e.code.to_string() }]
     })?;
     validate::validate(&spec).map_err(|problems| {
         let map = source_map::SourceMap::new(source);
-        problems.into_iter().map(|p| Diagnostic { at: map.locate(&p.path), message: p.message }).collect()
+        let mut diagnostics: Vec<Diagnostic> =
+            problems.into_iter().map(|p| Diagnostic { at: map.locate(&p.path), message: p.message }).collect();
+        diagnostics.sort_by_key(|d| (d.at.line, d.at.col));
+        diagnostics
     })
+}
+
+/// `ron` reports some errors at the blank before the offending value; move
+/// such a position onto the value (on the same line).
+fn skip_blanks(source: &str, at: LineCol) -> LineCol {
+    let Some(line) = source.lines().nth(at.line.wrapping_sub(1)) else { return at };
+    let blanks = line.chars().skip(at.col.saturating_sub(1)).take_while(|c| *c == ' ' || *c == '\t').count();
+    match line.chars().nth(at.col.saturating_sub(1) + blanks) {
+        Some(_) => LineCol { line: at.line, col: at.col + blanks },
+        None => at,
+    }
 }

@@ -127,6 +127,7 @@ fn one() -> i32 {
 
 /// The transformer's output stage.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum TransformerOutput {
     /// `clamp(acc, 0, max)` for both perspectives: 2 x L1 outputs.
     ClippedReLU {
@@ -162,6 +163,7 @@ pub struct LayerStacksSpec {
 
 /// How the layer stack (and PSQT bucket) is chosen for a position.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum BucketSelect {
     /// Always bucket 0.
     Single,
@@ -171,6 +173,7 @@ pub enum BucketSelect {
 
 /// One layer of a layer stack.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum LayerSpec {
     /// `out[o] = bias[o] + sum_i weight[o][i] * in[i]`, i8 x u8 -> i32.
     Affine {

@@ -26,13 +26,27 @@ const AFFINE_PADDING: usize = 32;
 /// Transformer lanes are processed in blocks of this many (an AVX-512
 /// register of i16 lanes, twice over so pairwise halves stay whole registers).
 const TRANSFORMER_BLOCK: usize = 64;
+/// Names a layer cannot have: Rust keywords (layers become fields and locals
+/// of generated code), the transformer, and the generated code's own locals.
+const RESERVED: &[&str] = &[
+    "transformer", "input", "forward", "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else",
+    "enum", "extern", "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub",
+    "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where",
+    "while", "abstract", "become", "box", "do", "final", "macro", "override", "priv", "try", "typeof", "unsized",
+    "virtual", "yield", "_",
+];
 /// Activations feed `u8 x i8` products summed in pairs into i16 lanes; 127 is
 /// the largest value for which that cannot saturate.
 const MAX_ACTIVATION: i32 = 127;
 
 /// Validates `spec`; returns the IR or every problem found.
 pub fn validate(spec: &NetworkSpec) -> Result<Arch, Vec<Problem>> {
-    let mut v = Validator { problems: Vec::new() };
+    let mut v = Validator {
+        problems: Vec::new(),
+        broken: Vec::new(),
+        transformer_broken: false,
+        all_names: spec.layers.iter().map(|l| layer_name(l).to_owned()).collect(),
+    };
     let module = v.module_name(&spec.name);
     let features = v.features(&spec.features);
     let stacks = v.stacks(&spec.layer_stacks);
@@ -63,6 +77,13 @@ pub fn validate(spec: &NetworkSpec) -> Result<Arch, Vec<Problem>> {
 
 struct Validator {
     problems: Vec<Problem>,
+    /// Per layer: its input could not be resolved or it has no outputs, which
+    /// is reported once; references to it are not checked further.
+    broken: Vec<bool>,
+    /// The transformer's size is invalid (reported once).
+    transformer_broken: bool,
+    /// Every layer name in the file, for "defined later" hints.
+    all_names: Vec<String>,
 }
 
 impl Validator {
@@ -73,11 +94,12 @@ impl Validator {
     fn module_name(&mut self, name: &str) -> String {
         let module = name.replace('-', "_");
         let valid = module.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-            && module.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            && module.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !RESERVED.contains(&module.as_str());
         if !valid {
             self.problem(
                 "name",
-                format!("name `{name}` must start with a letter and hold only letters, digits, `_` and `-` (it names the generated module)"),
+                format!("name `{name}` must start with a letter, hold only letters, digits, `_` and `-`, and not be a Rust keyword (it names the generated module)"),
             );
         }
         module
@@ -111,7 +133,7 @@ impl Validator {
             }
             schema::BucketSelect::PieceCount { divisor } => {
                 if divisor == 0 {
-                    self.problem("layer_stacks.select", "the piece-count divisor must be at least 1");
+                    self.problem("layer_stacks.select.divisor", "the piece-count divisor must be at least 1");
                 } else if spec.count < (MAX_PIECES - 1) / divisor + 1 {
                     self.problem(
                         "layer_stacks.count",
@@ -125,7 +147,7 @@ impl Validator {
                 BucketSelect::PieceCount { divisor }
             }
         };
-        if spec.count == 0 {
+        if spec.count == 0 && !matches!(spec.select, schema::BucketSelect::Single) {
             self.problem("layer_stacks.count", "there must be at least one layer stack");
         }
         LayerStacks { count: spec.count, select }
@@ -141,10 +163,13 @@ impl Validator {
                 if divisor <= 0 {
                     self.problem("transformer.output.divisor", "the pairwise divisor must be positive");
                 }
-                let top = if divisor > 0 { max.saturating_mul(max) / divisor } else { 0 };
+                // With a bad divisor the largest output is unknown; the
+                // divisor's own error says enough.
+                let top = if divisor > 0 { max.saturating_mul(max) / divisor } else { 1 };
                 (TransformerOutput::Pairwise { max, divisor }, dims, 2 * TRANSFORMER_BLOCK, top)
             }
         };
+        self.transformer_broken = dims == 0;
         if dims == 0 || dims % block != 0 {
             self.problem(
                 "transformer.dimensions",
@@ -152,7 +177,12 @@ impl Validator {
                     if block > TRANSFORMER_BLOCK { ", per pairwise half" } else { "" }),
             );
         }
-        if !(1..=MAX_ACTIVATION).contains(&top) {
+        let max = match spec.output {
+            schema::TransformerOutput::ClippedReLU { max } | schema::TransformerOutput::Pairwise { max, .. } => max,
+        };
+        if !(1..=i32::from(i16::MAX)).contains(&max) {
+            self.problem("transformer.output.max", format!("max {max} must lie in 1..={} (it clamps i16 lanes)", i16::MAX));
+        } else if !(1..=MAX_ACTIVATION).contains(&top) {
             self.problem(
                 "transformer.output",
                 format!("the transformer's largest output is {top}; it must lie in 1..={MAX_ACTIVATION}"),
@@ -189,10 +219,14 @@ impl Validator {
         }
         let mut layers: Vec<Layer> = Vec::new();
         for (i, spec) in specs.iter().enumerate() {
+            let problems_before = self.problems.len();
             let at = format!("layers[{i}]");
             let name = layer_name(spec);
-            if name == "transformer" || !is_identifier(name) {
-                self.problem(format!("{at}.name"), format!("layer name `{name}` must be a Rust identifier other than `transformer`"));
+            if !is_identifier(name) || RESERVED.contains(&name) {
+                self.problem(
+                    format!("{at}.name"),
+                    format!("layer name `{name}` must be a Rust identifier, not a keyword, and none of `transformer`, `input`, `forward`"),
+                );
             } else if layers.iter().any(|l| l.name == name) {
                 self.problem(format!("{at}.name"), format!("a layer named `{name}` already exists"));
             }
@@ -256,6 +290,7 @@ impl Validator {
                     }
                 }
             };
+            self.broken.push((layer.inputs.is_empty() && self.problems.len() > problems_before) || layer.output_dimensions == 0);
             layers.push(layer);
         }
         layers
@@ -276,12 +311,24 @@ impl Validator {
             return None;
         };
         let (source, len, ty) = if name == "transformer" {
+            if self.transformer_broken {
+                return None;
+            }
             (Source::Transformer, transformer_outputs, ValueType::U8)
         } else if let Some(i) = layers.iter().position(|l| l.name == name) {
+            if self.broken[i] {
+                // Already reported: the layer's own input is wrong.
+                return None;
+            }
             (Source::Layer(i), layers[i].output_dimensions, layers[i].output_type)
         } else {
             let known: Vec<&str> = std::iter::once("transformer").chain(layers.iter().map(|l| l.name.as_str())).collect();
-            self.problem(path, format!("unknown input `{name}`: a layer reads `transformer` or an earlier layer ({})", known.join(", ")));
+            let message = if self.all_names.iter().any(|n| n == name) {
+                format!("`{name}` is defined after this layer: a layer reads `transformer` or an earlier layer ({})", known.join(", "))
+            } else {
+                format!("unknown input `{name}`: a layer reads `transformer` or an earlier layer ({})", known.join(", "))
+            };
+            self.problem(path, message);
             return None;
         };
         let (start, end) = range.unwrap_or((0, len));
@@ -319,8 +366,30 @@ impl Validator {
         Some(Output { value: value?, forward, scale: spec.scale, eval: spec.eval })
     }
 
-    /// Resolves a reference to one i32 value of an affine layer.
+    /// Resolves a reference to one i32 value of an affine layer (the
+    /// output's value and skip term).
     fn element(&mut self, path: &str, reference: &str, layers: &[Layer]) -> Option<Element> {
+        let affine: Vec<&str> =
+            layers.iter().filter(|l| l.output_type == ValueType::I32).map(|l| l.name.as_str()).collect();
+        if affine.is_empty() {
+            return None; // no affine layer at all: reported with the layers
+        }
+        let expected = format!("the output reads one value of an affine layer ({})", affine.join(", "));
+        let Some((name, _)) = parse_reference(reference) else {
+            self.problem(path, format!("`{reference}` is not a reference: write `name` or `name[index]`"));
+            return None;
+        };
+        match layers.iter().position(|l| l.name == name) {
+            None => {
+                self.problem(path, format!("unknown layer `{name}`: {expected}"));
+                return None;
+            }
+            Some(i) if layers[i].output_type != ValueType::I32 => {
+                self.problem(path, format!("`{name}` is an activation (u8 values): {expected}"));
+                return None;
+            }
+            Some(_) => {}
+        }
         let slice = self.input(path, reference, layers, 0, ValueType::I32)?;
         let Source::Layer(layer) = slice.source else { return None };
         if slice.len != 1 {
@@ -330,8 +399,10 @@ impl Validator {
         Some(Element { layer, index: slice.start })
     }
 
+    /// Reports layers nothing reads; only when everything else is right, as
+    /// a wrong reference elsewhere also leaves its target unread.
     fn unused_layers(&mut self, layers: &[Layer], output: Option<&Output>) {
-        let Some(output) = output else { return };
+        let Some(output) = output.filter(|_| self.problems.is_empty()) else { return };
         let mut used = vec![false; layers.len()];
         used[output.value.layer] = true;
         if let Some(f) = output.forward {

@@ -1,0 +1,51 @@
+//! Compile-fail tests for mistakes in architecture files: each case in
+//! `tests/ui/<group>/` is a `.rs` file calling `nnue::nnue!(include "x.ron")`
+//! on the RON file next to it, and the `.stderr` the compiler must print (a
+//! `compile_error!` at the path literal whose message starts with
+//! `file:line:col`).
+//!
+//! Regenerate the expected output with
+//! `TRYBUILD=overwrite cargo test --test compile_fail`, then read every changed
+//! `.stderr` and check that its `line:col` lands on the offending key or value.
+
+/// RON syntax errors, reported by the parser.
+#[test]
+fn syntax() {
+    trybuild::TestCases::new().compile_fail("tests/ui/syntax/*.rs");
+}
+
+/// Schema errors: missing or unknown fields, unknown variants, wrong value types.
+#[test]
+fn schema() {
+    trybuild::TestCases::new().compile_fail("tests/ui/schema/*.rs");
+}
+
+/// Sizes and numeric ranges: SIMD blocks, outputs, stacks, buckets, clamps, scales.
+#[test]
+fn sizes() {
+    trybuild::TestCases::new().compile_fail("tests/ui/sizes/*.rs");
+}
+
+/// The layer graph: references, slices, value types, names, unused layers, the output.
+#[test]
+fn graph() {
+    trybuild::TestCases::new().compile_fail("tests/ui/graph/*.rs");
+}
+
+/// The macro input and the architecture file itself: not found, unreadable, empty.
+#[test]
+fn file() {
+    trybuild::TestCases::new().compile_fail("tests/ui/file/*.rs");
+}
+
+/// Valid architectures the generator does not support yet.
+#[test]
+fn unsupported() {
+    trybuild::TestCases::new().compile_fail("tests/ui/unsupported/*.rs");
+}
+
+/// Several semantic errors in one file, all reported at once.
+#[test]
+fn multiple() {
+    trybuild::TestCases::new().compile_fail("tests/ui/multiple/*.rs");
+}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "empty.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!();
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!("sfnnv1.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "sfnnv10.ron");
+
+fn main() {}

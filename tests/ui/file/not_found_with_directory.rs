@@ -1,0 +1,3 @@
+nnue::nnue!(include "archs/sfnnv9-large.ron");
+
+fn main() {}

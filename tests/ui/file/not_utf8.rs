@@ -1,0 +1,3 @@
+nnue::nnue!(include "latin1.ron");
+
+fn main() {}

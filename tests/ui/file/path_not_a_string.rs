@@ -1,0 +1,3 @@
+nnue::nnue!(include sfnnv1);
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(import "sfnnv1.ron");
+
+fn main() {}

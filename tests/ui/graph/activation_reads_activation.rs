@@ -1,0 +1,3 @@
+nnue::nnue!(include "activation_reads_activation.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "affine_reads_affine.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "concat_reads_affine.ron");
+
+fn main() {}

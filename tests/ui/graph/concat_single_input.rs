@@ -1,0 +1,3 @@
+nnue::nnue!(include "concat_single_input.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "duplicate_layer_name.ron");
+
+fn main() {}

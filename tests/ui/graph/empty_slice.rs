@@ -1,0 +1,3 @@
+nnue::nnue!(include "empty_slice.ron");
+
+fn main() {}

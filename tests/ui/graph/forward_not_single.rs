@@ -1,0 +1,3 @@
+nnue::nnue!(include "forward_not_single.ron");
+
+fn main() {}

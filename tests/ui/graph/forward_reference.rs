@@ -1,0 +1,3 @@
+nnue::nnue!(include "forward_reference.ron");
+
+fn main() {}

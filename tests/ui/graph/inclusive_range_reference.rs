@@ -1,0 +1,3 @@
+nnue::nnue!(include "inclusive_range_reference.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "invalid_layer_name.ron");
+
+fn main() {}

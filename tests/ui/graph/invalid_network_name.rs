@@ -1,0 +1,3 @@
+nnue::nnue!(include "invalid_network_name.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "malformed_reference.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "output_not_single.ron");
+
+fn main() {}

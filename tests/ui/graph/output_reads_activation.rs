@@ -1,0 +1,3 @@
+nnue::nnue!(include "output_reads_activation.ron");
+
+fn main() {}

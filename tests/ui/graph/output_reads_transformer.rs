@@ -1,0 +1,3 @@
+nnue::nnue!(include "output_reads_transformer.ron");
+
+fn main() {}

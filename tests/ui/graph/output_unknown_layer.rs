@@ -1,0 +1,3 @@
+nnue::nnue!(include "output_unknown_layer.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "slice_out_of_range.ron");
+
+fn main() {}

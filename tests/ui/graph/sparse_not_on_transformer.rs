@@ -1,0 +1,3 @@
+nnue::nnue!(include "sparse_not_on_transformer.ron");
+
+fn main() {}

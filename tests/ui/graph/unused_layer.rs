@@ -1,0 +1,3 @@
+nnue::nnue!(include "unused_layer.ron");
+
+fn main() {}

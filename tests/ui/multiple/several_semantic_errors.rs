@@ -1,0 +1,3 @@
+nnue::nnue!(include "several_semantic_errors.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "transformer_and_stacks.ron");
+
+fn main() {}

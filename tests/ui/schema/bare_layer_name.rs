@@ -1,0 +1,3 @@
+nnue::nnue!(include "bare_layer_name.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "features_not_a_list.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "missing_field.ron");
+
+fn main() {}

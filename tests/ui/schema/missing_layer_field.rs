@@ -1,0 +1,3 @@
+nnue::nnue!(include "missing_layer_field.ron");
+
+fn main() {}

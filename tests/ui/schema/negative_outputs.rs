@@ -1,0 +1,3 @@
+nnue::nnue!(include "negative_outputs.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "number_for_bool.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "string_for_number.ron");
+
+fn main() {}

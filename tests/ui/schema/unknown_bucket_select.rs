@@ -1,0 +1,3 @@
+nnue::nnue!(include "unknown_bucket_select.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "unknown_eval_rule.ron");
+
+fn main() {}

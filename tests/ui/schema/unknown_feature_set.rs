@@ -1,0 +1,3 @@
+nnue::nnue!(include "unknown_feature_set.ron");
+
+fn main() {}

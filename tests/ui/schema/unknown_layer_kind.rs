@@ -1,0 +1,3 @@
+nnue::nnue!(include "unknown_layer_kind.ron");
+
+fn main() {}

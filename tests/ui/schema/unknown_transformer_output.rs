@@ -1,0 +1,3 @@
+nnue::nnue!(include "unknown_transformer_output.ron");
+
+fn main() {}

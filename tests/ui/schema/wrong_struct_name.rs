@@ -1,0 +1,3 @@
+nnue::nnue!(include "wrong_struct_name.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "activation_max_zero.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "forward_divide_by_zero.ron");
+
+fn main() {}

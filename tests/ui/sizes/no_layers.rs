@@ -1,0 +1,3 @@
+nnue::nnue!(include "no_layers.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "pairwise_zero_divisor.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "psqt_buckets_vs_stacks.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "shift_too_large.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "single_with_many_stacks.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "too_few_stacks.ron");
+
+fn main() {}

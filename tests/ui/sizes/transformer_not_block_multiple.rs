@@ -1,0 +1,3 @@
+nnue::nnue!(include "transformer_not_block_multiple.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "zero_dimensions.ron");
+
+fn main() {}

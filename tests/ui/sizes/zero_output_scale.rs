@@ -1,0 +1,3 @@
+nnue::nnue!(include "zero_output_scale.ron");
+
+fn main() {}

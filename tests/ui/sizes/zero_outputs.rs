@@ -1,0 +1,3 @@
+nnue::nnue!(include "zero_outputs.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "bad_hex_number.ron");
+
+fn main() {}

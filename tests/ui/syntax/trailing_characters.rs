@@ -1,0 +1,3 @@
+nnue::nnue!(include "trailing_characters.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "unbalanced_parens.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "i32_accumulator.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "i32_feature_weights.ron");
+
+fn main() {}

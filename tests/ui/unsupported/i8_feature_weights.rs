@@ -1,0 +1,3 @@
+nnue::nnue!(include "i8_feature_weights.ron");
+
+fn main() {}

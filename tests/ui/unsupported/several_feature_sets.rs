@@ -1,0 +1,3 @@
+nnue::nnue!(include "several_feature_sets.ron");
+
+fn main() {}
