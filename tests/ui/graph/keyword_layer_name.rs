@@ -1,0 +1,3 @@
+nnue::nnue!(include "keyword_layer_name.ron");
+
+fn main() {}

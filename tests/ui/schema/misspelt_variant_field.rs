@@ -1,0 +1,3 @@
+nnue::nnue!(include "misspelt_variant_field.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "pairwise_negative_max.ron");
+
+fn main() {}
