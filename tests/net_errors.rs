@@ -16,7 +16,7 @@ fn small() -> Vec<u8> {
 }
 
 fn load(bytes: &[u8]) -> Result<Small, LoadError> {
-    Small::from_bytes(bytes)
+    Small::from_bytes_with_isa(bytes, nnue::runtime::Isa::Scalar)
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
@@ -161,7 +161,7 @@ fn truncated_anywhere() {
 #[test]
 fn truncated_raw_net_names_the_layer() {
     let b = bytes(&net("nn-82215d0fd0df.nnue"));
-    match sfnnv1::Network::from_bytes(&b[..b.len() - 10]) {
+    match sfnnv1::Network::from_bytes_with_isa(&b[..b.len() - 10], nnue::runtime::Isa::Scalar) {
         Err(e @ LoadError::Truncated { .. }) => {
             assert_eq!(e.to_string(), format!("file ends at offset {} while reading layer stack 0 fc_2 weights (32 bytes needed at offset {})", b.len() - 10, b.len() - 32));
         }
@@ -175,7 +175,7 @@ fn net_of_another_architecture() {
     let b = bytes(&net("nn-82215d0fd0df.nnue"));
     assert!(matches!(load(&b), Err(LoadError::Version { found: 0x7AF3_2F16, .. })));
     let b = small();
-    match sfnnv1::Network::from_bytes(&b) {
+    match sfnnv1::Network::from_bytes_with_isa(&b, nnue::runtime::Isa::Scalar) {
         Err(LoadError::Version { .. }) => {}
         other => panic!("{:?}", other.err()),
     }

@@ -1,7 +1,7 @@
 //! Bit-exactness against Stockfish: every row of every reference file of
 //! SFNNv1-SFNNv9 nets (`../shared/reference/`), every column our evaluation
 //! produces: bucket, psqt and positional for every bucket, and the value of
-//! the release's NNUE entry point.
+//! the release's NNUE entry point; on every backend this CPU runs.
 
 mod support;
 
@@ -30,10 +30,18 @@ enum Value {
     DivideThenSum,
 }
 
+/// Checks every backend this CPU runs.
 fn check(file: &str, net_name: &str, entry: ArchEntry, value: Value) {
     let reference = Reference::read(file);
     let bytes = std::fs::read(net(net_name)).unwrap();
-    let network: Box<dyn AnyNetwork> = (entry.load)(&bytes).unwrap_or_else(|e| panic!("{net_name}: {e}"));
+    for isa in support::isas() {
+        let network: Box<dyn AnyNetwork> = (entry.load)(&bytes, isa).unwrap_or_else(|e| panic!("{net_name}: {e}"));
+        assert_eq!(network.isa(), isa);
+        check_network(&reference, file, &*network, &value);
+    }
+}
+
+fn check_network(reference: &Reference, file: &str, network: &dyn AnyNetwork, value: &Value) {
     let stacks = network.arch().layer_stacks;
     assert!(reference.rows.len() > 1000, "{}: only {} rows", reference.path.display(), reference.rows.len());
     let mut mismatches = Vec::new();
@@ -55,7 +63,7 @@ fn check(file: &str, net_name: &str, entry: ArchEntry, value: Value) {
         }
         expected.push((
             "value".into(),
-            match value {
+            match *value {
                 Value::Column(c) => int(c),
                 Value::Sum(a, b) => int(a) + int(b),
                 Value::DivideThenSum => {
@@ -77,7 +85,13 @@ fn check(file: &str, net_name: &str, entry: ArchEntry, value: Value) {
             }
         }
     }
-    assert!(mismatches.is_empty(), "{}: {} mismatches, first: {:#?}", file, mismatches.len(), &mismatches[..mismatches.len().min(5)]);
+    assert!(
+        mismatches.is_empty(),
+        "{file} ({}): {} mismatches, first: {:#?}",
+        network.isa(),
+        mismatches.len(),
+        &mismatches[..mismatches.len().min(5)]
+    );
 }
 
 #[test]

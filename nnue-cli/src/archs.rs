@@ -2,7 +2,7 @@
 //! commands search by header hash.
 
 use nnue::nnue;
-use nnue::runtime::{identify, AnyNetwork, ArchEntry, LoadError};
+use nnue::runtime::{identify, AnyNetwork, ArchEntry, Isa, LoadError};
 
 nnue!(include "sfnnv1.ron");
 nnue!(include "sfnnv2.ron");
@@ -31,18 +31,18 @@ pub const ARCHITECTURES: &[ArchEntry] = &[
     sfnnv9_small::ENTRY,
 ];
 
-/// Loads `bytes` with an architecture whose version and header hash match
+/// Loads `bytes` for backend `isa` with an architecture whose version and header hash match
 /// and which reads the whole file. If several do, the one whose padding
 /// weights are most often zero wins (the wider architecture would see the
 /// narrower one's zero padding as weights; the narrower one would see the
 /// wider one's trained weights as padding), and on a tie the first listed.
 /// Fails with the first candidate's error if none reads the file.
-pub fn load(bytes: &[u8]) -> Result<Box<dyn AnyNetwork>, LoadError> {
+pub fn load(bytes: &[u8], isa: Isa) -> Result<Box<dyn AnyNetwork>, LoadError> {
     let first = identify(ARCHITECTURES, bytes)?;
     let mut best: Option<Box<dyn AnyNetwork>> = None;
     let mut first_error = None;
     for entry in ARCHITECTURES.iter().filter(|e| e.info.version == first.info.version && e.info.header_hash == first.info.header_hash) {
-        match (entry.load)(bytes) {
+        match (entry.load)(bytes, isa) {
             Ok(net) if best.as_ref().is_none_or(|b| net.nonzero_padding() < b.nonzero_padding()) => best = Some(net),
             Ok(_) => {}
             Err(e) => {

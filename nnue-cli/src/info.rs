@@ -3,9 +3,9 @@
 use crate::archs;
 use std::path::Path;
 
-pub fn run(net: &Path) -> Result<(), String> {
+pub fn run(net: &Path, isa: nnue::runtime::Isa) -> Result<(), String> {
     let bytes = nnue::runtime::read_file(net).map_err(|e| e.to_string())?;
-    let network = archs::load(&bytes).map_err(|e| format!("{}: {e}", net.display()))?;
+    let network = archs::load(&bytes, isa).map_err(|e| format!("{}: {e}", net.display()))?;
     let a = network.arch();
     println!("file               {} ({} bytes)", net.display(), bytes.len());
     println!("architecture       {} - {}", a.name, a.description);
@@ -14,6 +14,7 @@ pub fn run(net: &Path) -> Result<(), String> {
     println!("transformer hash   0x{:08X}", a.transformer_hash);
     println!("layer stack hash   0x{:08X}", a.layer_stack_hash);
     println!("description        {}", network.description().replace('\n', " "));
+    println!("backend            {} (available: {})", network.isa(), nnue::runtime::Isa::available().iter().map(|i| i.name()).collect::<Vec<_>>().join(", "));
     println!("feature set        {} ({} features)", a.feature_set, a.feature_dimensions);
     println!("transformer        {} lanes per perspective, {} PSQT buckets", a.transformer_dimensions, a.psqt_buckets);
     println!("layer stacks       {}", a.layer_stacks);

@@ -6,6 +6,7 @@ mod info;
 mod position;
 
 use clap::{Parser, Subcommand};
+use nnue::runtime::Isa;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -29,26 +30,25 @@ enum Command {
         /// A file with one FEN per line (blank lines and `#` comments skipped).
         #[arg(long)]
         fens: Option<PathBuf>,
-        /// The kernel backend.
-        #[arg(long, default_value = "scalar")]
-        isa: String,
+        /// The kernel backend: scalar, avx2, avx-vnni, avx512, avx512-vnni
+        /// (default: $NNUE_ISA, else the best this CPU runs).
+        #[arg(long)]
+        isa: Option<String>,
     },
     /// Describe a net file: architecture, version, hashes, description, sizes.
     Info {
         #[arg(long)]
         net: PathBuf,
+        /// The kernel backend (as for `eval`).
+        #[arg(long)]
+        isa: Option<String>,
     },
 }
 
-/// The backends this build has (later: SIMD ones, chosen at run time).
-const ISAS: &[&str] = &["scalar"];
-
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
-        Command::Eval { net, fen, fens, isa } => {
-            check_isa(&isa).and_then(|()| eval::run(&net, fen.as_deref(), fens.as_deref()))
-        }
-        Command::Info { net } => info::run(&net),
+        Command::Eval { net, fen, fens, isa } => choose_isa(isa.as_deref()).and_then(|isa| eval::run(&net, isa, fen.as_deref(), fens.as_deref())),
+        Command::Info { net, isa } => choose_isa(isa.as_deref()).and_then(|isa| info::run(&net, isa)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -59,10 +59,11 @@ fn main() -> ExitCode {
     }
 }
 
-fn check_isa(isa: &str) -> Result<(), String> {
-    if ISAS.contains(&isa) {
-        Ok(())
-    } else {
-        Err(format!("unknown or unavailable --isa `{isa}` (this build has: {})", ISAS.join(", ")))
-    }
+/// `--isa`, else `NNUE_ISA`, else the best backend this CPU runs.
+fn choose_isa(isa: Option<&str>) -> Result<Isa, String> {
+    let chosen = match isa {
+        Some(name) => Isa::from_name(name).and_then(Isa::require),
+        None => Isa::from_env_or_best(),
+    };
+    chosen.map_err(|e| format!("--isa: {e}"))
 }

@@ -4,13 +4,17 @@
 //! directly. The output is deterministic and uses fully qualified paths
 //! (through [`RUNTIME`]) so it compiles wherever it is expanded.
 //!
-//! One stage per file: [`constants`] (sizes, hashes, facts), [`stack`] (one
-//! layer stack: its parameters, loading and forward pass) and [`network`]
-//! (the network type: loading, accumulators, evaluation).
+//! One stage per file: `constants` (sizes, hashes, facts), `stack` (one
+//! layer stack: its parameters, loading and scalar forward pass), `backends`
+//! (one module of kernels per SIMD target, choices from the table in
+//! `targets`) and `network` (the network type: loading, dispatch,
+//! accumulators, evaluation).
 
+mod backends;
 mod constants;
 mod network;
 mod stack;
+mod targets;
 mod tokens;
 
 use nnue_spec::Arch;
@@ -42,6 +46,7 @@ pub fn generate(arch: &Arch, options: &Options) -> TokenStream {
     let constants = constants::generate(arch);
     let stack = stack::generate(arch);
     let network = network::generate(arch);
+    let backends = backends::generate(arch);
     quote! {
         #doc
         pub mod #module {
@@ -49,6 +54,7 @@ pub fn generate(arch: &Arch, options: &Options) -> TokenStream {
             #constants
             #stack
             #network
+            #backends
         }
     }
 }

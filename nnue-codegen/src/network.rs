@@ -1,6 +1,8 @@
-//! The network type: loading a file, computing accumulators, evaluating.
+//! The network type: loading a file for a backend, dispatching to the
+//! backend's kernels, computing accumulators, evaluating.
 
-use crate::tokens::{i32, int, runtime};
+use crate::targets::X86;
+use crate::tokens::{i32, ident, int, runtime};
 use nnue_spec::ir::{Arch, BucketSelect, Encoding, EvalRule, TransformerOutput};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -12,7 +14,32 @@ pub fn generate(arch: &Arch) -> TokenStream {
         Encoding::Leb128 => quote!(#rt::Encoding::Leb128),
     };
     let load_scale = i32(arch.transformer.load_scale);
-    let transform = transform(arch);
+    let scalar_transform = scalar_transform(arch);
+    let dispatch = |call: &dyn Fn(&proc_macro2::Ident) -> TokenStream, scalar: TokenStream| {
+        let arms = X86.iter().map(|t| {
+            let (variant, module) = (ident(t.variant), ident(t.module));
+            let call = call(&module);
+            quote! {
+                #[cfg(target_arch = "x86_64")]
+                #rt::Backend::#variant(cpu) => #call,
+            }
+        });
+        quote! {
+            match self.backend {
+                #rt::Backend::Scalar => #scalar,
+                #(#arms)*
+            }
+        }
+    };
+    let accumulate = dispatch(
+        &|m| quote!(#m::accumulate(cpu, &self.transformer, base, psqt_base, removed, added, out, psqt_out)),
+        quote!(self.transformer.accumulate(base, psqt_base, removed, added, out, psqt_out)),
+    );
+    let transform = dispatch(&|m| quote!(#m::transform(cpu, accumulator, order, output)), quote!({ #scalar_transform }));
+    let propagate = dispatch(
+        &|m| quote!(#m::propagate(cpu, stack, input, &mut trace)),
+        quote!(stack.propagate_scalar(input, &mut trace)),
+    );
     let bucket = match arch.stacks.select {
         BucketSelect::Single => quote! {
             let _ = piece_count;
@@ -45,32 +72,59 @@ pub fn generate(arch: &Arch) -> TokenStream {
     };
     let value_doc = format!(" What Stockfish's NNUE entry point returns for this architecture: {value_doc}.");
     quote! {
-        /// A loaded network: the transformer and every layer stack.
+        /// The transformer's parameters.
+        type Transformer = #rt::scalar::Transformer<L1, PSQT_BUCKETS>;
+
+        /// A loaded network: the transformer and every layer stack, laid out
+        /// for the backend chosen when it was loaded. Shared read-only
+        /// between threads.
         pub struct Network {
             description: ::std::string::String,
-            transformer: #rt::scalar::Transformer<L1, PSQT_BUCKETS>,
+            backend: #rt::Backend,
+            transformer: Transformer,
             stacks: ::std::boxed::Box<[LayerStack]>,
         }
 
         impl Network {
-            /// Loads a net file from memory (for example `include_bytes!`):
-            /// checks version and hashes, reads every parameter, and rejects
-            /// trailing bytes.
+            /// Loads a net file from memory (for example `include_bytes!`) for
+            /// the backend named by `NNUE_ISA`, else the best this CPU runs.
             pub fn from_bytes(bytes: &[u8]) -> ::core::result::Result<Self, #rt::LoadError> {
+                Self::from_bytes_with_isa(bytes, #rt::Isa::from_env_or_best()?)
+            }
+
+            /// Loads a net file from memory for backend `isa` (an error if
+            /// this CPU lacks it). Checks version and hashes, reads every
+            /// parameter, rejects trailing bytes, and lays the weights out for
+            /// the backend.
+            pub fn from_bytes_with_isa(bytes: &[u8], isa: #rt::Isa) -> ::core::result::Result<Self, #rt::LoadError> {
+                let backend = #rt::Backend::new(isa)?;
                 let mut r = #rt::NetReader::new(bytes, NAME);
                 let header = r.expect_header(VERSION, HEADER_HASH)?;
                 r.expect_hash("the transformer hash", TRANSFORMER_HASH)?;
-                let transformer = #rt::scalar::Transformer::read(&mut r, FEATURES, #encoding, #load_scale)?;
+                let transformer = Transformer::read(&mut r, FEATURES, #encoding, #load_scale)?;
                 let stacks = (0..LAYER_STACKS)
                     .map(|stack| LayerStack::read(&mut r, stack))
                     .collect::<::core::result::Result<_, _>>()?;
                 r.finish()?;
-                ::core::result::Result::Ok(Network { description: header.description, transformer, stacks })
+                let mut network = Network { description: header.description, backend, transformer, stacks };
+                if let ::core::option::Option::Some(lanes) = backend.accumulator_lanes() {
+                    network.transformer.permute_lanes(lanes);
+                    network.stacks.iter_mut().for_each(LayerStack::prepare_columns);
+                }
+                ::core::result::Result::Ok(network)
             }
 
-            /// Loads a net file from disk.
+            /// Loads a net file from disk (see [`Self::from_bytes`]).
             pub fn from_file(path: impl ::core::convert::AsRef<::std::path::Path>) -> ::core::result::Result<Self, #rt::LoadError> {
                 Self::from_bytes(&#rt::read_file(path.as_ref())?)
+            }
+
+            /// Loads a net file from disk for backend `isa`.
+            pub fn from_file_with_isa(
+                path: impl ::core::convert::AsRef<::std::path::Path>,
+                isa: #rt::Isa,
+            ) -> ::core::result::Result<Self, #rt::LoadError> {
+                Self::from_bytes_with_isa(&#rt::read_file(path.as_ref())?, isa)
             }
 
             /// The description stored in the file.
@@ -78,24 +132,93 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 &self.description
             }
 
-            /// Layer stack number `bucket`.
-            pub fn layer_stack(&self, bucket: usize) -> &LayerStack {
-                &self.stacks[bucket]
+            /// The backend the network runs on.
+            pub fn isa(&self) -> #rt::Isa {
+                self.backend.isa()
+            }
+
+            /// The active features of `pos` from `perspective`.
+            pub fn active_features(pos: &impl #rt::Position, perspective: #rt::Color) -> #rt::FeatureList {
+                let mut active = #rt::FeatureList::default();
+                <FeatureSet as #rt::FeatureSet>::active_features(pos, perspective, &mut active);
+                active
             }
 
             /// Computes both perspectives' accumulators from scratch.
             pub fn refresh(&self, pos: &impl #rt::Position, accumulator: &mut Accumulator) {
                 for perspective in [#rt::Color::White, #rt::Color::Black] {
-                    let mut active = #rt::FeatureList::default();
-                    <FeatureSet as #rt::FeatureSet>::active_features(pos, perspective, &mut active);
+                    let active = Self::active_features(pos, perspective);
                     let p = perspective.index();
-                    self.transformer.refresh(active.as_slice(), &mut accumulator.values[p], &mut accumulator.psqt[p]);
+                    self.accumulate(
+                        &self.transformer.biases,
+                        &[0; PSQT_BUCKETS],
+                        &[],
+                        active.as_slice(),
+                        &mut accumulator.values[p],
+                        &mut accumulator.psqt[p],
+                    );
                 }
+            }
+
+            /// Updates one perspective incrementally:
+            /// `to = from - removed features + added features`.
+            pub fn update(
+                &self,
+                from: &Accumulator,
+                to: &mut Accumulator,
+                perspective: #rt::Color,
+                removed: &[u32],
+                added: &[u32],
+            ) {
+                let p = perspective.index();
+                self.accumulate(&from.values[p], &from.psqt[p], removed, added, &mut to.values[p], &mut to.psqt[p]);
+            }
+
+            /// The backend's accumulation kernel.
+            #[allow(clippy::too_many_arguments)]
+            fn accumulate(
+                &self,
+                base: &[i16; L1],
+                psqt_base: &[i32; PSQT_BUCKETS],
+                removed: &[u32],
+                added: &[u32],
+                out: &mut [i16; L1],
+                psqt_out: &mut [i32; PSQT_BUCKETS],
+            ) {
+                #accumulate
+            }
+
+            /// `perspective`'s accumulator lanes in logical order (backends
+            /// store them in their packing order).
+            pub fn accumulator_values(&self, accumulator: &Accumulator, perspective: #rt::Color) -> ::std::vec::Vec<i16> {
+                let mut values = accumulator.values[perspective.index()].to_vec();
+                if let ::core::option::Option::Some(lanes) = self.backend.accumulator_lanes() {
+                    #rt::kernels::layout::unpermute_lanes(&mut values, lanes);
+                }
+                values
             }
 
             /// The transformer's output: the side to move's half first.
             pub fn transform(&self, accumulator: &Accumulator, side_to_move: #rt::Color, output: &mut [u8; TRANSFORMED]) {
+                let order = [side_to_move.index(), side_to_move.flip().index()];
                 #transform
+            }
+
+            /// The output of layer stack `bucket` for the transformer output
+            /// `input`, skip term included.
+            pub fn propagate(&self, bucket: usize, input: &[u8; TRANSFORMED]) -> i32 {
+                self.propagate_traced(bucket, input, |_, _| {})
+            }
+
+            /// [`Self::propagate`], handing every layer's output to `trace`.
+            pub fn propagate_traced(
+                &self,
+                bucket: usize,
+                input: &[u8; TRANSFORMED],
+                mut trace: impl ::core::ops::FnMut(&'static str, #rt::LayerOutput<'_>),
+            ) -> i32 {
+                let stack = &self.stacks[bucket];
+                #propagate
             }
 
             /// The layer stack and PSQT bucket of a position with `piece_count`
@@ -120,7 +243,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 let mut transformed = [0u8; TRANSFORMED];
                 self.transform(accumulator, side_to_move, &mut transformed);
                 let psqt = Self::psqt(accumulator, side_to_move, bucket);
-                let positional = self.stacks[bucket].propagate(&transformed);
+                let positional = self.propagate(bucket, &transformed);
                 #rt::Evaluation { bucket, psqt, positional, value: Self::value(psqt, positional) }
             }
 
@@ -140,7 +263,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 self.transform(&accumulator, side_to_move, &mut transformed);
                 let bucket = Self::bucket(pos.piece_count());
                 let psqt: ::std::vec::Vec<i32> = (0..LAYER_STACKS).map(|b| Self::psqt(&accumulator, side_to_move, b)).collect();
-                let positional: ::std::vec::Vec<i32> = self.stacks.iter().map(|s| s.propagate(&transformed)).collect();
+                let positional: ::std::vec::Vec<i32> = (0..LAYER_STACKS).map(|b| self.propagate(b, &transformed)).collect();
                 let value = Self::value(psqt[bucket], positional[bucket]);
                 #rt::BucketValues { bucket, psqt, positional, value }
             }
@@ -155,6 +278,10 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 &self.description
             }
 
+            fn isa(&self) -> #rt::Isa {
+                self.backend.isa()
+            }
+
             fn nonzero_padding(&self) -> usize {
                 self.stacks.iter().map(LayerStack::nonzero_padding).sum()
             }
@@ -167,13 +294,13 @@ pub fn generate(arch: &Arch) -> TokenStream {
         /// This architecture in a registry of architectures.
         pub const ENTRY: #rt::ArchEntry = #rt::ArchEntry {
             info: &ARCH,
-            load: |bytes| ::core::result::Result::Ok(::std::boxed::Box::new(Network::from_bytes(bytes)?)),
+            load: |bytes, isa| ::core::result::Result::Ok(::std::boxed::Box::new(Network::from_bytes_with_isa(bytes, isa)?)),
         };
     }
 }
 
-/// The body of `transform`.
-fn transform(arch: &Arch) -> TokenStream {
+/// The scalar body of `transform`.
+fn scalar_transform(arch: &Arch) -> TokenStream {
     let rt = runtime();
     let (half, call) = match arch.transformer.output {
         TransformerOutput::ClippedReLU { max } => {
@@ -187,8 +314,8 @@ fn transform(arch: &Arch) -> TokenStream {
     };
     quote! {
         let (first, second) = output.split_at_mut(#half);
-        for (out, perspective) in [(first, side_to_move), (second, side_to_move.flip())] {
-            let values = &accumulator.values[perspective.index()];
+        for (out, perspective) in [(first, order[0]), (second, order[1])] {
+            let values = &accumulator.values[perspective];
             #call;
         }
     }

@@ -1,10 +1,12 @@
 //! One layer stack: its parameters, how they are read, and its forward pass
-//! written out layer by layer.
+//! written out layer by layer, for the scalar backend and for each SIMD
+//! target.
 
-use crate::tokens::{doc, i32, ident, int, runtime};
+use crate::targets::{self, AffineKernel, Target};
+use crate::tokens::{doc, i32, ident, int, lit, runtime};
 use nnue_spec::ir::{Arch, Layer, LayerKind, Slice, Source};
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 
 pub fn generate(arch: &Arch) -> TokenStream {
     let rt = runtime();
@@ -13,10 +15,13 @@ pub fn generate(arch: &Arch) -> TokenStream {
         let name = ident(&l.name);
         let LayerKind::Affine { padded_inputs, .. } = l.kind else { unreachable!() };
         let (inputs, padded, outputs) = (int(l.input_dimensions), int(padded_inputs), int(l.output_dimensions));
-        let doc = doc(&format!("`{}`: {} inputs (rows padded to {}) -> {} outputs.", l.name, l.input_dimensions, padded_inputs, l.output_dimensions));
+        let doc = doc(&format!(
+            "`{}`: {} inputs (rows padded to {}) -> {} outputs.",
+            l.name, l.input_dimensions, padded_inputs, l.output_dimensions
+        ));
         quote! {
             #doc
-            pub #name: #rt::scalar::Affine<#inputs, #padded, #outputs>
+            #name: #rt::scalar::Affine<#inputs, #padded, #outputs>
         }
     });
     let reads = affine.iter().map(|l| {
@@ -28,20 +33,11 @@ pub fn generate(arch: &Arch) -> TokenStream {
         let name = ident(&l.name);
         quote!(self.#name.nonzero_padding())
     });
-    let steps = arch.layers.iter().map(|layer| layer_step(arch, layer));
-    let value = element(arch, arch.output.value.layer, arch.output.value.index);
-    let result = match arch.output.forward {
-        None => quote!(#value),
-        Some(f) => {
-            let input = element(arch, f.input.layer, f.input.index);
-            let (multiply, divide) = (i32(f.multiply), i32(f.divide));
-            quote! {
-                // The skip connection.
-                let forward = #input.wrapping_mul(#multiply) / #divide;
-                #value.wrapping_add(forward)
-            }
-        }
-    };
+    let columns = affine.iter().filter(|l| targets::uses_columns(l)).map(|l| {
+        let name = ident(&l.name);
+        quote!(self.#name.to_columns();)
+    });
+    let body = propagate_body(arch, None);
     quote! {
         /// The parameters of one layer stack.
         pub struct LayerStack {
@@ -57,16 +53,49 @@ pub fn generate(arch: &Arch) -> TokenStream {
             }
 
             /// Non-zero weights in the padding columns of this stack's layers.
-            pub fn nonzero_padding(&self) -> usize {
+            fn nonzero_padding(&self) -> usize {
                 #(#padding)+*
             }
 
-            /// The stack's output for the transformer's output `input`.
-            pub fn propagate(&self, input: &[u8; TRANSFORMED]) -> i32 {
-                #(#steps)*
-                #result
+            /// Puts the weights of layers computed by the SIMD column kernel
+            /// into column layout.
+            fn prepare_columns(&mut self) {
+                #(#columns)*
+            }
+
+            /// The scalar forward pass.
+            fn propagate_scalar(
+                &self,
+                input: &[u8; TRANSFORMED],
+                trace: &mut impl ::core::ops::FnMut(&'static str, #rt::LayerOutput<'_>),
+            ) -> i32 {
+                let stack = self;
+                #body
             }
         }
+    }
+}
+
+/// The statements of a forward pass over `stack` and `input`, ending in the
+/// stack's output; for the scalar backend (`target` `None`) or a SIMD target
+/// (with its token in `cpu`).
+pub fn propagate_body(arch: &Arch, target: Option<&Target>) -> TokenStream {
+    let steps = arch.layers.iter().map(|layer| layer_step(arch, layer, target));
+    let value = element(arch, arch.output.value.layer, arch.output.value.index);
+    let result = match arch.output.forward {
+        None => quote!(#value),
+        Some(f) => {
+            let input = element(arch, f.input.layer, f.input.index);
+            let (multiply, divide) = (i32(f.multiply), i32(f.divide));
+            quote! {
+                let forward = #input.wrapping_mul(#multiply) / #divide;
+                #value.wrapping_add(forward)
+            }
+        }
+    };
+    quote! {
+        #(#steps)*
+        #result
     }
 }
 
@@ -78,13 +107,13 @@ fn element(arch: &Arch, layer: usize, index: usize) -> TokenStream {
 }
 
 /// An expression of type `&[T; len]` for a slice.
-fn slice_ref(slice: &Slice, full_len: usize, layers: &[Layer]) -> TokenStream {
+fn slice_ref(slice: &Slice, arch: &Arch) -> TokenStream {
     let rt = runtime();
     let (source, len) = match slice.source {
-        Source::Transformer => (quote!(input), full_len),
+        Source::Transformer => (quote!(input), arch.transformer.output_dimensions),
         Source::Layer(i) => {
-            let name = ident(&layers[i].name);
-            (quote!(&#name), layers[i].output_dimensions)
+            let name = ident(&arch.layers[i].name);
+            (quote!(&#name), arch.layers[i].output_dimensions)
         }
     };
     if slice.start == 0 && slice.len == len {
@@ -95,32 +124,52 @@ fn slice_ref(slice: &Slice, full_len: usize, layers: &[Layer]) -> TokenStream {
     }
 }
 
-/// The statements computing one layer's output into a local of its name.
-fn layer_step(arch: &Arch, layer: &Layer) -> TokenStream {
+/// The statements computing one layer's output into a local of its name,
+/// then handing it to `trace`.
+fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>) -> TokenStream {
     let rt = runtime();
     let name = ident(&layer.name);
+    let label = &layer.name;
     let n = int(layer.output_dimensions);
-    let input = || slice_ref(&layer.inputs[0], arch.transformer.output_dimensions, &arch.layers);
-    match layer.kind {
-        LayerKind::Affine { .. } => {
-            let input = input();
-            quote! {
-                let mut #name = [0i32; #n];
-                self.#name.propagate(#input, &mut #name);
-            }
-        }
+    let input = || slice_ref(&layer.inputs[0], arch);
+    let compute = match layer.kind {
+        LayerKind::Affine { padded_inputs, .. } => affine_step(arch, layer, padded_inputs, target),
         LayerKind::ClippedReLU { shift, max } => {
-            let (input, shift, max) = (input(), int(shift as usize), i32(max));
+            let input = input();
+            let call = match target {
+                Some(_) if layer.output_dimensions % 8 == 0 && max <= 127 => {
+                    let (shift, max) = (lit(i64::from(shift)), lit(i64::from(max)));
+                    quote!(#rt::simd::x86::clipped_relu::<#n, #shift>(#input, #max, &mut #name))
+                }
+                _ => {
+                    let (shift, max) = (int(shift as usize), i32(max));
+                    quote!(#rt::scalar::clipped_relu(#input, #shift, #max, &mut #name))
+                }
+            };
             quote! {
                 let mut #name = [0u8; #n];
-                #rt::scalar::clipped_relu(#input, #shift, #max, &mut #name);
+                #call;
             }
         }
         LayerKind::SqrClippedReLU { shift, max } => {
-            let (input, shift, max) = (input(), int(shift as usize), i32(max));
+            let input = input();
+            let simd = layer.output_dimensions % 8 == 0
+                && max <= 127
+                && (16..=31).contains(&shift)
+                && (32767i64 * 32767) >> shift >= i64::from(max);
+            let call = match target {
+                Some(_) if simd => {
+                    let (after, max) = (lit(i64::from(shift) - 16), lit(i64::from(max)));
+                    quote!(#rt::simd::x86::sqr_clipped_relu::<#n, #after>(#input, #max, &mut #name))
+                }
+                _ => {
+                    let (shift, max) = (int(shift as usize), i32(max));
+                    quote!(#rt::scalar::sqr_clipped_relu(#input, #shift, #max, &mut #name))
+                }
+            };
             quote! {
                 let mut #name = [0u8; #n];
-                #rt::scalar::sqr_clipped_relu(#input, #shift, #max, &mut #name);
+                #call;
             }
         }
         LayerKind::Concat => {
@@ -128,7 +177,7 @@ fn layer_step(arch: &Arch, layer: &Layer) -> TokenStream {
             let copies = layer.inputs.iter().map(|slice| {
                 let (from, to) = (int(at), int(at + slice.len));
                 at += slice.len;
-                let source = slice_ref(slice, arch.transformer.output_dimensions, &arch.layers);
+                let source = slice_ref(slice, arch);
                 quote! { #name[#from..#to].copy_from_slice(#source); }
             });
             quote! {
@@ -136,5 +185,64 @@ fn layer_step(arch: &Arch, layer: &Layer) -> TokenStream {
                 #(#copies)*
             }
         }
+    };
+    let output = match layer.output_type {
+        nnue_spec::ir::ValueType::I32 => quote!(#rt::LayerOutput::I32(&#name)),
+        nnue_spec::ir::ValueType::U8 => quote!(#rt::LayerOutput::U8(&#name)),
+    };
+    quote! {
+        #compute
+        trace(#label, #output);
+    }
+}
+
+/// An affine layer: the scalar kernel, or the target's column or row kernel
+/// on an input padded with zeros to the row length.
+fn affine_step(arch: &Arch, layer: &Layer, padded: usize, target: Option<&Target>) -> TokenStream {
+    let name = ident(&layer.name);
+    let n = int(layer.output_dimensions);
+    let slice = &layer.inputs[0];
+    let Some(target) = target else {
+        let input = slice_ref(slice, arch);
+        return quote! {
+            let mut #name = [0i32; #n];
+            stack.#name.propagate(#input, &mut #name);
+        };
+    };
+    // The SIMD kernels read whole padded rows: give them a zero-padded input
+    // unless the source already is exactly that.
+    let source_len = match slice.source {
+        Source::Transformer => arch.transformer.output_dimensions,
+        Source::Layer(i) => arch.layers[i].output_dimensions,
+    };
+    let (prelude, input) = if slice.start == 0 && slice.len == source_len && source_len == padded {
+        (quote!(), slice_ref(slice, arch))
+    } else {
+        let padded_name = format_ident!("{}_input", layer.name);
+        let (p, len, source) = (int(padded), int(slice.len), slice_ref(slice, arch));
+        (
+            quote! {
+                let mut #padded_name = [0u8; #p];
+                #padded_name[..#len].copy_from_slice(#source);
+            },
+            quote!(&#padded_name),
+        )
+    };
+    let p = int(padded);
+    let call = match target.affine(layer) {
+        AffineKernel::Columns { wide, regs, sparse } => {
+            let method = if wide { quote!(affine_columns) } else { quote!(affine_columns_256) };
+            let (chunks, regs) = (int(padded / 4), int(regs));
+            quote!(cpu.#method::<#p, #chunks, #n, #regs, #sparse>(&stack.#name.biases, &stack.#name.weights, #input, &mut #name))
+        }
+        AffineKernel::Rows { wide } => {
+            let method = if wide { quote!(affine_rows) } else { quote!(affine_rows_256) };
+            quote!(cpu.#method::<#p, #n>(&stack.#name.biases, &stack.#name.weights, #input, &mut #name))
+        }
+    };
+    quote! {
+        #prelude
+        let mut #name = [0i32; #n];
+        #call;
     }
 }

@@ -19,6 +19,12 @@ pub fn int(v: usize) -> Literal {
     Literal::usize_unsuffixed(v)
 }
 
+/// An integer literal without suffix (its type is inferred).
+pub fn lit(v: i64) -> TokenStream {
+    let lit = Literal::u64_unsuffixed(v.unsigned_abs());
+    if v < 0 { quote!(-#lit) } else { quote!(#lit) }
+}
+
 /// An `i32` literal without suffix.
 pub fn i32(v: i32) -> TokenStream {
     let lit = Literal::i32_unsuffixed(v.unsigned_abs() as i32);

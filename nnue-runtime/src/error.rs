@@ -6,6 +6,9 @@ use std::path::PathBuf;
 /// Why a net could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
+    #[error(transparent)]
+    Isa(#[from] crate::isa::IsaError),
+
     #[error("cannot read {path}: {source}")]
     Io { path: PathBuf, source: std::io::Error },
 

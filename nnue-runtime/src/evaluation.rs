@@ -57,6 +57,8 @@ pub trait AnyNetwork: Send + Sync {
     fn arch(&self) -> &'static ArchInfo;
     /// The description stored in the file.
     fn description(&self) -> &str;
+    /// The backend it runs on.
+    fn isa(&self) -> crate::Isa;
     /// Non-zero weights in the padding columns of affine layers (see
     /// [`crate::scalar::Affine::nonzero_padding`]).
     fn nonzero_padding(&self) -> usize;
@@ -68,7 +70,8 @@ pub trait AnyNetwork: Send + Sync {
 #[derive(Clone, Copy)]
 pub struct ArchEntry {
     pub info: &'static ArchInfo,
-    pub load: fn(&[u8]) -> Result<Box<dyn AnyNetwork>, LoadError>,
+    /// Loads a file for a backend.
+    pub load: fn(&[u8], crate::Isa) -> Result<Box<dyn AnyNetwork>, LoadError>,
 }
 
 /// Finds the architecture whose version and header hash match `bytes`.

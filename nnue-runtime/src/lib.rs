@@ -9,21 +9,27 @@
 //!   vtable, found by the hash in a file's header.
 
 pub mod accumulator;
+pub mod backend;
 pub mod board;
 pub mod error;
 pub mod evaluation;
 pub mod features;
+pub mod isa;
+pub mod kernels;
 pub mod position;
 pub mod reader;
 pub mod scalar;
+pub mod simd;
 #[cfg(feature = "shakmaty")]
 mod shakmaty;
 
 pub use accumulator::Accumulator;
+pub use backend::{Backend, LayerOutput};
 pub use board::{Board, BoardError};
 pub use error::LoadError;
 pub use evaluation::{identify, AnyNetwork, ArchEntry, ArchInfo, BucketValues, Evaluation, LayerInfo};
 pub use features::{FeatureList, FeatureSet};
+pub use isa::{Isa, IsaError, ISA_ENV};
 pub use position::{Color, Piece, PieceKind, Position, Square};
 pub use reader::{Encoding, Header, NetReader};
 

@@ -160,8 +160,17 @@ impl Validator {
                 (TransformerOutput::ClippedReLU { max }, 2 * dims, TRANSFORMER_BLOCK, max)
             }
             schema::TransformerOutput::Pairwise { max, divisor } => {
-                if divisor <= 0 {
-                    self.problem("transformer.output.divisor", "the pairwise divisor must be positive");
+                if divisor <= 0 || divisor.count_ones() != 1 {
+                    self.problem("transformer.output.divisor", format!("the pairwise divisor {divisor} must be a power of two (SIMD kernels shift)"));
+                } else {
+                    // SIMD: `((a << (16 - k)) * b) >> 16` on u16 lanes, or `(a * b) >> k`
+                    // on the low u16 half; one of them must be exact.
+                    let k = divisor.trailing_zeros();
+                    let mulhi = k <= 16 && i64::from(max) << (16 - k) < 1 << 16;
+                    let mullo = i64::from(max) * i64::from(max) < 1 << 16;
+                    if !(mulhi || mullo) {
+                        self.problem("transformer.output", format!("Pairwise(max: {max}, divisor: {divisor}) has no exact 16-bit SIMD form: need max << (16 - log2 divisor) < 65536 or max * max < 65536"));
+                    }
                 }
                 // With a bad divisor the largest output is unknown; the
                 // divisor's own error says enough.

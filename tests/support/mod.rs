@@ -96,3 +96,14 @@ pub fn board(fen: &str) -> nnue::runtime::Board {
 pub fn bytes(path: &Path) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
+
+/// The backends to test: every one this CPU runs. Under `CI=true` on x86-64
+/// all of them must be available (the CI machine has AVX2, AVX-VNNI and
+/// AVX-512 VNNI), so that no backend is skipped silently.
+pub fn isas() -> Vec<nnue::runtime::Isa> {
+    let available = nnue::runtime::Isa::available();
+    if cfg!(target_arch = "x86_64") && std::env::var("CI").is_ok_and(|v| v == "true") {
+        assert_eq!(available, nnue::runtime::Isa::ALL.to_vec(), "CI=true: every x86 backend must be testable");
+    }
+    available
+}

@@ -7,8 +7,10 @@ use crate::reader::{Encoding, NetReader};
 /// the weights are row-major, each row padded with zeros to `PADDED` inputs.
 pub struct Affine<const IN: usize, const PADDED: usize, const OUT: usize> {
     pub biases: [i32; OUT],
-    /// `OUT` rows of `PADDED` weights.
+    /// `OUT` rows of `PADDED` weights, or the column layout of
+    /// [`crate::kernels::layout::to_columns`] after [`Self::to_columns`].
     pub weights: Box<[i8]>,
+    nonzero_padding: usize,
 }
 
 impl<const IN: usize, const PADDED: usize, const OUT: usize> Affine<IN, PADDED, OUT> {
@@ -21,7 +23,14 @@ impl<const IN: usize, const PADDED: usize, const OUT: usize> Affine<IN, PADDED, 
         r.ints(&format!("{what} biases"), Encoding::Raw, 1, &mut biases)?;
         let mut weights = vec![0i8; OUT * PADDED].into_boxed_slice();
         r.ints(&format!("{what} weights"), Encoding::Raw, 1, &mut weights)?;
-        Ok(Affine { biases, weights })
+        let nonzero_padding = weights.chunks_exact(PADDED).map(|row| row[IN..].iter().filter(|&&w| w != 0).count()).sum();
+        Ok(Affine { biases, weights, nonzero_padding })
+    }
+
+    /// Rearranges the weights into four-byte columns for the SIMD column
+    /// kernels; [`Self::propagate`] must not be used afterwards.
+    pub fn to_columns(&mut self) {
+        self.weights = crate::kernels::layout::to_columns(&self.weights, OUT, PADDED);
     }
 
     /// How many weights in the padding columns (`IN..PADDED`) are not zero.
@@ -29,7 +38,7 @@ impl<const IN: usize, const PADDED: usize, const OUT: usize> Affine<IN, PADDED, 
     /// trainers usually write zeros there, which tells apart architectures
     /// whose hash words are equal (Stockfish's hash ignores input widths).
     pub fn nonzero_padding(&self) -> usize {
-        self.weights.chunks_exact(PADDED).map(|row| row[IN..].iter().filter(|&&w| w != 0).count()).sum()
+        self.nonzero_padding
     }
 
     /// `out[o] = biases[o] + sum_i weights[o][i] * input[i]` (wrapping, as the

@@ -7,7 +7,7 @@ use crate::reader::{Encoding, NetReader};
 /// A transformer of `L1` i16 lanes over `features` input features, with `B`
 /// PSQT buckets (i32).
 pub struct Transformer<const L1: usize, const B: usize> {
-    pub biases: Box<[i16]>,
+    pub biases: Box<[i16; L1]>,
     /// `features` rows of `L1` weights.
     pub weights: Box<[i16]>,
     /// `features` rows of `B` PSQT weights.
@@ -18,8 +18,8 @@ impl<const L1: usize, const B: usize> Transformer<L1, B> {
     /// Reads biases, weights and PSQT weights (in that order). Biases and
     /// weights are multiplied by `load_scale`.
     pub fn read(r: &mut NetReader<'_>, features: usize, encoding: Encoding, load_scale: i32) -> Result<Self, LoadError> {
-        let mut biases = vec![0i16; L1].into_boxed_slice();
-        r.ints("transformer biases", encoding, load_scale, &mut biases)?;
+        let mut biases = Box::new([0i16; L1]);
+        r.ints("transformer biases", encoding, load_scale, &mut biases[..])?;
         let mut weights = vec![0i16; features * L1].into_boxed_slice();
         r.ints("transformer weights", encoding, load_scale, &mut weights)?;
         let mut psqt_weights = vec![0i32; features * B].into_boxed_slice();
@@ -29,14 +29,34 @@ impl<const L1: usize, const B: usize> Transformer<L1, B> {
         Ok(Transformer { biases, weights, psqt_weights })
     }
 
-    /// Computes one perspective's accumulator from scratch (wrapping i16 and
-    /// i32 sums, as Stockfish's).
-    pub fn refresh(&self, active: &[u32], values: &mut [i16; L1], psqt: &mut [i32; B]) {
-        values.copy_from_slice(&self.biases);
-        psqt.fill(0);
-        for &feature in active {
-            self.add(feature as usize, values, psqt);
+    /// `out = base - sum(removed rows) + sum(added rows)` (wrapping i16 and
+    /// i32, as Stockfish's), the values and the PSQT values.
+    #[allow(clippy::too_many_arguments)]
+    pub fn accumulate(
+        &self,
+        base: &[i16; L1],
+        psqt_base: &[i32; B],
+        removed: &[u32],
+        added: &[u32],
+        out: &mut [i16; L1],
+        psqt_out: &mut [i32; B],
+    ) {
+        *out = *base;
+        *psqt_out = *psqt_base;
+        for &feature in removed {
+            self.remove(feature as usize, out, psqt_out);
         }
+        for &feature in added {
+            self.add(feature as usize, out, psqt_out);
+        }
+    }
+
+    /// Stores the lanes in the packing order of `lanes`-wide registers
+    /// ([`crate::kernels::layout::permute_lanes`]); the SIMD backends'
+    /// transformer kernels expect it.
+    pub fn permute_lanes(&mut self, lanes: usize) {
+        crate::kernels::layout::permute_lanes(&mut self.biases[..], lanes);
+        crate::kernels::layout::permute_lanes(&mut self.weights, lanes);
     }
 
     /// Adds one feature's rows.

@@ -1,0 +1,97 @@
+//! One module per SIMD target: the kernels of this architecture for it, with
+//! the tile size, kernel and register width of every step chosen here.
+
+use crate::stack::propagate_body;
+use crate::targets::{self, AffineKernel, Target, X86};
+use crate::tokens::{doc, ident, runtime};
+use nnue_spec::ir::{Arch, LayerKind};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+pub fn generate(arch: &Arch) -> TokenStream {
+    let modules = X86.iter().map(|t| module(arch, t));
+    quote!(#(#modules)*)
+}
+
+fn module(arch: &Arch, target: &Target) -> TokenStream {
+    let rt = runtime();
+    let module = ident(target.module);
+    let token = ident(target.token);
+    let tile = target.tile(arch.transformer.dimensions);
+    let tiles = arch.transformer.dimensions / (tile * target.lanes);
+    let module_doc = doc(&format!("Kernels for {}.", target.name));
+    let tile_doc = doc(&format!(
+        "Accumulator tile: {tile} registers of {} lanes ({} lanes), {tiles} tiles per perspective.",
+        target.lanes,
+        tile * target.lanes
+    ));
+    let tile = crate::tokens::int(tile);
+    let layers_doc = arch.layers.iter().filter(|l| matches!(l.kind, LayerKind::Affine { .. })).map(|l| {
+        let kernel = match target.affine(l) {
+            AffineKernel::Columns { wide, regs, sparse } => format!(
+                "`{}`: {}column kernel, {regs} x {}-bit output registers",
+                l.name,
+                if sparse { "sparse-input " } else { "" },
+                if wide { target.dot_lanes * 32 } else { 256 }
+            ),
+            AffineKernel::Rows { wide } => {
+                format!("`{}`: row kernel, {}-bit registers", l.name, if wide { target.dot_lanes * 32 } else { 256 })
+            }
+        };
+        doc(&kernel)
+    });
+    let transform = targets::transform_call(arch);
+    let body = propagate_body(arch, Some(target));
+    quote! {
+        #module_doc
+        #[cfg(target_arch = "x86_64")]
+        mod #module {
+            use super::{Accumulator, LayerStack, Transformer, L1, PSQT_BUCKETS, TRANSFORMED};
+
+            type Cpu = #rt::simd::x86::#token;
+
+            #tile_doc
+            const TILE: usize = #tile;
+
+            /// `out = base - removed rows + added rows`, values and PSQT values.
+            #[allow(clippy::too_many_arguments)]
+            pub(super) fn accumulate(
+                cpu: Cpu,
+                transformer: &Transformer,
+                base: &[i16; L1],
+                psqt_base: &[i32; PSQT_BUCKETS],
+                removed: &[u32],
+                added: &[u32],
+                out: &mut [i16; L1],
+                psqt_out: &mut [i32; PSQT_BUCKETS],
+            ) {
+                cpu.accumulate::<L1, TILE, PSQT_BUCKETS>(
+                    &transformer.weights,
+                    &transformer.psqt_weights,
+                    base,
+                    psqt_base,
+                    removed,
+                    added,
+                    out,
+                    psqt_out,
+                );
+            }
+
+            /// The transformer's output, perspectives in `order`.
+            pub(super) fn transform(cpu: Cpu, accumulator: &Accumulator, order: [usize; 2], output: &mut [u8; TRANSFORMED]) {
+                #transform;
+            }
+
+            /// The layer stack's forward pass.
+            #(#layers_doc)*
+            pub(super) fn propagate(
+                cpu: Cpu,
+                stack: &LayerStack,
+                input: &[u8; TRANSFORMED],
+                trace: &mut impl ::core::ops::FnMut(&'static str, #rt::LayerOutput<'_>),
+            ) -> i32 {
+                #body
+            }
+        }
+    }
+}

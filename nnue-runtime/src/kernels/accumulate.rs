@@ -1,0 +1,95 @@
+//! Accumulator refresh and update, register-tiled.
+
+use crate::simd::Lanes;
+
+/// `out = base - sum(removed rows) + sum(added rows)`, for the i16 lanes
+/// (wrapping) and the i32 PSQT lanes.
+///
+/// The lanes are processed in tiles of `TILE` registers that stay in
+/// registers while every feature's row is added: each weight is loaded once
+/// and each output lane stored once.
+///
+/// # Safety
+/// The CPU supports `L`'s instructions.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn accumulate<L: Lanes, const L1: usize, const TILE: usize, const B: usize>(
+    weights: &[i16],
+    psqt_weights: &[i32],
+    base: &[i16; L1],
+    psqt_base: &[i32; B],
+    removed: &[u32],
+    added: &[u32],
+    out: &mut [i16; L1],
+    psqt_out: &mut [i32; B],
+) {
+    const { assert!(TILE > 0 && L1 % (TILE * L::LANES) == 0) };
+    let rows = weights.len() / L1;
+    assert!(
+        removed.iter().chain(added).all(|&f| (f as usize) < rows) && psqt_weights.len() >= rows * B,
+        "feature index out of range"
+    );
+    let w = weights.as_ptr();
+    for tile in 0..L1 / (TILE * L::LANES) {
+        let offset = tile * TILE * L::LANES;
+        // SAFETY (all blocks below): offsets stay below L1 within rows that
+        // exist (checked above); the caller guarantees the instructions.
+        let mut regs: [L::V; TILE] =
+            core::array::from_fn(|r| unsafe { L::load(base.as_ptr().add(offset + r * L::LANES)) });
+        for &f in removed {
+            let row = unsafe { w.add(f as usize * L1 + offset) };
+            for (r, reg) in regs.iter_mut().enumerate() {
+                *reg = unsafe { L::sub(*reg, L::load(row.add(r * L::LANES))) };
+            }
+        }
+        for &f in added {
+            let row = unsafe { w.add(f as usize * L1 + offset) };
+            for (r, reg) in regs.iter_mut().enumerate() {
+                *reg = unsafe { L::add(*reg, L::load(row.add(r * L::LANES))) };
+            }
+        }
+        for (r, reg) in regs.into_iter().enumerate() {
+            unsafe { L::store(out.as_mut_ptr().add(offset + r * L::LANES), reg) };
+        }
+    }
+    accumulate_psqt::<L, B>(psqt_weights, psqt_base, removed, added, psqt_out);
+}
+
+/// The PSQT part: one 8-lane register per 8 buckets, else scalar.
+#[inline(always)]
+fn accumulate_psqt<L: Lanes, const B: usize>(
+    psqt_weights: &[i32],
+    base: &[i32; B],
+    removed: &[u32],
+    added: &[u32],
+    out: &mut [i32; B],
+) {
+    if B % 8 == 0 {
+        for block in (0..B).step_by(8) {
+            // SAFETY: `block + 8 <= B` and every row `f` has B entries
+            // (checked by the caller); the caller guarantees the instructions.
+            unsafe {
+                let mut reg = L::load_p(base.as_ptr().add(block));
+                for &f in removed {
+                    reg = L::sub_p(reg, L::load_p(psqt_weights.as_ptr().add(f as usize * B + block)));
+                }
+                for &f in added {
+                    reg = L::add_p(reg, L::load_p(psqt_weights.as_ptr().add(f as usize * B + block)));
+                }
+                L::store_p(out.as_mut_ptr().add(block), reg);
+            }
+        }
+    } else {
+        *out = *base;
+        for &f in removed {
+            for (o, w) in out.iter_mut().zip(&psqt_weights[f as usize * B..][..B]) {
+                *o = o.wrapping_sub(*w);
+            }
+        }
+        for &f in added {
+            for (o, w) in out.iter_mut().zip(&psqt_weights[f as usize * B..][..B]) {
+                *o = o.wrapping_add(*w);
+            }
+        }
+    }
+}

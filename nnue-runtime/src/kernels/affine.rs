@@ -1,0 +1,99 @@
+//! Affine layers: u8 inputs, i8 weights, i32 sums.
+
+use crate::simd::Dot;
+
+/// Column kernel: for every (non-zero, when `SPARSE`) four-byte input chunk
+/// `i`, broadcast it and add its products with the chunk's weight column to
+/// all `OUT` sums at once. Weights in [`super::layout::to_columns`] order.
+/// `SPARSE` first collects the non-zero chunks (the transformer's output is
+/// mostly zeros), so only their columns are read.
+///
+/// # Safety
+/// The CPU supports `D`'s instructions.
+#[inline(always)]
+pub unsafe fn affine_columns<
+    D: Dot,
+    const PADDED: usize,
+    const CHUNKS: usize,
+    const OUT: usize,
+    const REGS: usize,
+    const SPARSE: bool,
+>(
+    biases: &[i32; OUT],
+    weights: &[i8],
+    input: &[u8; PADDED],
+    out: &mut [i32; OUT],
+) {
+    const { assert!(PADDED == 4 * CHUNKS && OUT == REGS * D::LANES) };
+    assert_eq!(weights.len(), CHUNKS * OUT * 4);
+    let (x, w) = (input.as_ptr(), weights.as_ptr());
+    // SAFETY (all blocks below): chunk indices are below CHUNKS, so input
+    // reads stay below PADDED and weight reads below CHUNKS * OUT * 4; the
+    // caller guarantees the instructions.
+    let mut regs: [D::S; REGS] = core::array::from_fn(|r| unsafe { D::load(biases.as_ptr().add(r * D::LANES)) });
+    let mut column = |i: usize| {
+        let chunk = unsafe { x.add(4 * i).cast::<u32>().read_unaligned() };
+        for (r, reg) in regs.iter_mut().enumerate() {
+            *reg = unsafe { D::dot4(*reg, chunk, w.add((i * OUT + r * D::LANES) * 4)) };
+        }
+    };
+    if SPARSE {
+        let mut nonzero = [0u16; CHUNKS];
+        let mut count = 0;
+        if CHUNKS % D::LANES == 0 {
+            for block in (0..CHUNKS).step_by(D::LANES) {
+                let mut mask = unsafe { D::nonzero_mask(x.add(4 * block)) };
+                while mask != 0 {
+                    nonzero[count] = (block + mask.trailing_zeros() as usize) as u16;
+                    count += 1;
+                    mask &= mask - 1;
+                }
+            }
+        } else {
+            for (i, chunk) in input.chunks_exact(4).enumerate() {
+                if chunk != [0; 4] {
+                    nonzero[count] = i as u16;
+                    count += 1;
+                }
+            }
+        }
+        for &i in &nonzero[..count] {
+            column(i as usize);
+        }
+    } else {
+        for i in 0..CHUNKS {
+            column(i);
+        }
+    }
+    for (r, reg) in regs.into_iter().enumerate() {
+        unsafe { D::store(out.as_mut_ptr().add(r * D::LANES), reg) };
+    }
+}
+
+/// Row kernel, for layers with few outputs: each output is a dot product of
+/// the whole input with its (row-major, padded) weight row.
+///
+/// # Safety
+/// The CPU supports `D`'s instructions.
+#[inline(always)]
+pub unsafe fn affine_rows<D: Dot, const PADDED: usize, const OUT: usize>(
+    biases: &[i32; OUT],
+    weights: &[i8],
+    input: &[u8; PADDED],
+    out: &mut [i32; OUT],
+) {
+    const { assert!(PADDED % (4 * D::LANES) == 0) };
+    assert_eq!(weights.len(), OUT * PADDED);
+    for (o, sum) in out.iter_mut().enumerate() {
+        // SAFETY: reads stay within row `o` and the input (both PADDED
+        // long); the caller guarantees the instructions.
+        unsafe {
+            let row = weights.as_ptr().add(o * PADDED);
+            let mut acc = D::zero();
+            for c in (0..PADDED).step_by(4 * D::LANES) {
+                acc = D::dot(acc, input.as_ptr().add(c), row.add(c));
+            }
+            *sum = biases[o].wrapping_add(D::hsum(acc));
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! Weight layouts the SIMD kernels expect, prepared once at load time.
+
+/// The packing order of `lanes`-wide registers (16 for AVX2, 32 for
+/// AVX-512): `order[p]` is the logical lane stored at physical lane `p` of a
+/// block of `2 * lanes`, so that packing two registers with the ISA's
+/// per-128-bit-lane `packus` yields bytes in logical order.
+pub fn packus_order(lanes: usize) -> Vec<usize> {
+    (0..2 * lanes)
+        .map(|p| {
+            let (q, high) = if p < lanes { (p, 0) } else { (p - lanes, 8) };
+            (q / 8) * 16 + high + q % 8
+        })
+        .collect()
+}
+
+/// Reorders every block of `2 * lanes` values of `values` by
+/// [`packus_order`]: `new[p] = old[order[p]]`.
+pub fn permute_lanes<T: Copy>(values: &mut [T], lanes: usize) {
+    let order = packus_order(lanes);
+    for block in values.chunks_exact_mut(order.len()) {
+        let old = block.to_vec();
+        for (p, &logical) in order.iter().enumerate() {
+            block[p] = old[logical];
+        }
+    }
+}
+
+/// The inverse of [`permute_lanes`]: logical order from physical.
+pub fn unpermute_lanes<T: Copy>(values: &mut [T], lanes: usize) {
+    let order = packus_order(lanes);
+    for block in values.chunks_exact_mut(order.len()) {
+        let old = block.to_vec();
+        for (p, &logical) in order.iter().enumerate() {
+            block[logical] = old[p];
+        }
+    }
+}
+
+/// Row-major `[out][padded]` weights as four-byte columns
+/// `[padded / 4][out][4]`: chunk `i`'s weights for every output, contiguous.
+pub fn to_columns(weights: &[i8], out: usize, padded: usize) -> Box<[i8]> {
+    let mut columns = vec![0i8; weights.len()];
+    for o in 0..out {
+        for i in 0..padded / 4 {
+            for k in 0..4 {
+                columns[(i * out + o) * 4 + k] = weights[o * padded + 4 * i + k];
+            }
+        }
+    }
+    columns.into_boxed_slice()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn avx2_packus_order() {
+        let expected: Vec<usize> = (0..8).chain(16..24).chain(8..16).chain(24..32).collect();
+        assert_eq!(packus_order(16), expected);
+    }
+
+    #[test]
+    fn permutation_round_trips() {
+        for lanes in [16, 32] {
+            let original: Vec<u16> = (0..256).collect();
+            let mut v = original.clone();
+            permute_lanes(&mut v, lanes);
+            assert_ne!(v, original);
+            unpermute_lanes(&mut v, lanes);
+            assert_eq!(v, original);
+        }
+    }
+
+    #[test]
+    fn columns() {
+        let w: Vec<i8> = (0..64).collect(); // 2 outputs x 32 inputs
+        let c = to_columns(&w, 2, 32);
+        assert_eq!(&c[..8], &[0, 1, 2, 3, 32, 33, 34, 35]);
+        assert_eq!(&c[8..12], &[4, 5, 6, 7]);
+    }
+}

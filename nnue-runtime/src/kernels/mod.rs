@@ -1,0 +1,19 @@
+//! The SIMD algorithms, each written once against the [`crate::simd`]
+//! traits and instantiated per instruction set and per architecture (sizes
+//! are const generics, so every instance is specialised and unrolled for its
+//! shape). [`layout`] holds the load-time weight layouts they expect.
+//!
+//! Every function here is `unsafe` only because it runs vector instructions:
+//! the backend tokens of [`crate::simd::x86`] call them inside
+//! `#[target_feature]` functions after checking the CPU. Memory accesses are
+//! bounds-checked up front (a panic, never an out-of-bounds read).
+
+pub mod layout;
+
+mod accumulate;
+mod affine;
+mod transform;
+
+pub use accumulate::accumulate;
+pub use affine::{affine_columns, affine_rows};
+pub use transform::{transform_clip, transform_pairwise_mulhi, transform_pairwise_mullo};

@@ -1,0 +1,79 @@
+//! The transformer's output: clipped or pairwise-multiplied accumulators
+//! packed to bytes. The accumulator lanes are stored in the ISA's packing
+//! order ([`super::layout::packus_order`]), so the packed bytes come out in
+//! logical order with no shuffle.
+
+use crate::simd::Lanes;
+
+/// `out[p * L1 + j] = clamp(acc[order[p]][j], 0, MAX)`.
+///
+/// # Safety
+/// The CPU supports `L`'s instructions.
+#[inline(always)]
+pub unsafe fn transform_clip<L: Lanes, const L1: usize, const MAX: i16>(
+    acc: &[[i16; L1]; 2],
+    order: [usize; 2],
+    out: &mut [u8],
+) {
+    const { assert!(L1 % (2 * L::LANES) == 0) };
+    assert!(out.len() >= 2 * L1);
+    for (p, &perspective) in order.iter().enumerate() {
+        let src = acc[perspective].as_ptr();
+        // SAFETY: reads stay below L1 and writes below 2 * L1 (checked); the
+        // caller guarantees the instructions.
+        unsafe {
+            let dst = out.as_mut_ptr().add(p * L1);
+            for j in (0..L1).step_by(2 * L::LANES) {
+                let a = L::clamp(L::load(src.add(j)), MAX);
+                let b = L::clamp(L::load(src.add(j + L::LANES)), MAX);
+                L::pack_store(dst.add(j), a, b);
+            }
+        }
+    }
+}
+
+macro_rules! pairwise {
+    ($(#[$doc:meta])* $name:ident, $shift:ident, $product:ident) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// The CPU supports `L`'s instructions.
+        #[inline(always)]
+        pub unsafe fn $name<L: Lanes, const L1: usize, const MAX: i16, const $shift: i32>(
+            acc: &[[i16; L1]; 2],
+            order: [usize; 2],
+            out: &mut [u8],
+        ) {
+            const { assert!((L1 / 2) % (2 * L::LANES) == 0) };
+            let half = L1 / 2;
+            assert!(out.len() >= L1);
+            for (p, &perspective) in order.iter().enumerate() {
+                let src = acc[perspective].as_ptr();
+                // SAFETY: reads stay below L1 and writes below L1 (checked);
+                // the caller guarantees the instructions.
+                unsafe {
+                    let dst = out.as_mut_ptr().add(p * half);
+                    for j in (0..half).step_by(2 * L::LANES) {
+                        let a0 = L::clamp(L::load(src.add(j)), MAX);
+                        let a1 = L::clamp(L::load(src.add(j + L::LANES)), MAX);
+                        let b0 = L::clamp(L::load(src.add(half + j)), MAX);
+                        let b1 = L::clamp(L::load(src.add(half + j + L::LANES)), MAX);
+                        L::pack_store(dst.add(j), L::$product::<$shift>(a0, b0), L::$product::<$shift>(a1, b1));
+                    }
+                }
+            }
+        }
+    };
+}
+
+pairwise!(
+    /// `out[p * L1/2 + j] = clamp(a) * clamp(b) / 2^(16 - SHL)` with `a`, `b`
+    /// lane `j` of the two halves, as `((a << SHL) * b) >> 16` (requires
+    /// `MAX << SHL < 2^16`).
+    transform_pairwise_mulhi, SHL, mulhi_shifted
+);
+pairwise!(
+    /// `out[p * L1/2 + j] = clamp(a) * clamp(b) >> SHR` (requires
+    /// `MAX * MAX < 2^16`).
+    transform_pairwise_mullo, SHR, mullo_shifted
+);

@@ -1,0 +1,108 @@
+//! The vector primitives the kernels are written against: a small trait per
+//! concern, implemented once per instruction set (one file per ISA).
+//!
+//! - [`Lanes`]: registers of i16 accumulator lanes (and the i32 PSQT lanes),
+//!   and packing them into the transformer's u8 output;
+//! - [`Dot`]: registers of i32 sums of u8 x i8 products, for affine layers.
+//!
+//! Every method is `#[inline(always)]` and `unsafe`: it may only run on a CPU
+//! with the instruction set, which the safe backend tokens in [`x86`]
+//! guarantee.
+
+#[cfg(target_arch = "x86_64")]
+pub mod x86;
+
+/// Registers of i16 lanes.
+///
+/// # Safety
+/// Implementations must only be used on CPUs supporting their instructions.
+pub unsafe trait Lanes: Copy {
+    /// A register of `LANES` i16.
+    type V: Copy;
+    /// A register of 8 i32 (the PSQT buckets).
+    type P: Copy;
+    const LANES: usize;
+
+    /// # Safety
+    /// `p` is valid for `LANES` reads; the CPU supports the ISA.
+    unsafe fn load(p: *const i16) -> Self::V;
+    /// # Safety
+    /// `p` is valid for `LANES` writes; the CPU supports the ISA.
+    unsafe fn store(p: *mut i16, v: Self::V);
+    /// Wrapping lane-wise addition.
+    /// # Safety
+    /// The CPU supports the ISA.
+    unsafe fn add(a: Self::V, b: Self::V) -> Self::V;
+    /// Wrapping lane-wise subtraction.
+    /// # Safety
+    /// The CPU supports the ISA.
+    unsafe fn sub(a: Self::V, b: Self::V) -> Self::V;
+    /// `clamp(v, 0, max)` lane-wise.
+    /// # Safety
+    /// The CPU supports the ISA.
+    unsafe fn clamp(v: Self::V, max: i16) -> Self::V;
+    /// `(a << SHL) * b >> 16` as unsigned 16-bit lanes.
+    /// # Safety
+    /// The CPU supports the ISA.
+    unsafe fn mulhi_shifted<const SHL: i32>(a: Self::V, b: Self::V) -> Self::V;
+    /// `(a * b) >> SHR` as unsigned 16-bit lanes (low half of the product).
+    /// # Safety
+    /// The CPU supports the ISA.
+    unsafe fn mullo_shifted<const SHR: i32>(a: Self::V, b: Self::V) -> Self::V;
+    /// Packs lanes holding 0..=255 into bytes, `a`'s then `b`'s in the ISA's
+    /// 128-bit-lane order, and stores `2 * LANES` bytes at `p`.
+    /// # Safety
+    /// `p` is valid for `2 * LANES` writes; the CPU supports the ISA.
+    unsafe fn pack_store(p: *mut u8, a: Self::V, b: Self::V);
+
+    /// # Safety
+    /// `p` is valid for 8 reads; the CPU supports the ISA.
+    unsafe fn load_p(p: *const i32) -> Self::P;
+    /// # Safety
+    /// `p` is valid for 8 writes; the CPU supports the ISA.
+    unsafe fn store_p(p: *mut i32, v: Self::P);
+    /// # Safety
+    /// The CPU supports the ISA.
+    unsafe fn add_p(a: Self::P, b: Self::P) -> Self::P;
+    /// # Safety
+    /// The CPU supports the ISA.
+    unsafe fn sub_p(a: Self::P, b: Self::P) -> Self::P;
+}
+
+/// Registers of i32 sums of u8 x i8 products.
+///
+/// # Safety
+/// Implementations must only be used on CPUs supporting their instructions.
+pub unsafe trait Dot: Copy {
+    /// A register of `LANES` i32.
+    type S: Copy;
+    const LANES: usize;
+
+    /// # Safety
+    /// The CPU supports the ISA.
+    unsafe fn zero() -> Self::S;
+    /// # Safety
+    /// `p` is valid for `LANES` reads; the CPU supports the ISA.
+    unsafe fn load(p: *const i32) -> Self::S;
+    /// # Safety
+    /// `p` is valid for `LANES` writes; the CPU supports the ISA.
+    unsafe fn store(p: *mut i32, v: Self::S);
+    /// `acc[l] + sum_k x[k] * w[4l + k]`: four input bytes against one
+    /// four-byte group of weights per lane. Inputs must be at most 127 (so
+    /// that the non-VNNI sequence cannot saturate).
+    /// # Safety
+    /// `w` is valid for `4 * LANES` reads; the CPU supports the ISA.
+    unsafe fn dot4(acc: Self::S, x: u32, w: *const i8) -> Self::S;
+    /// `acc[l] + sum_k x[4l + k] * w[4l + k]`.
+    /// # Safety
+    /// `x` and `w` are valid for `4 * LANES` reads; the CPU supports the ISA.
+    unsafe fn dot(acc: Self::S, x: *const u8, w: *const i8) -> Self::S;
+    /// The sum of all lanes (wrapping).
+    /// # Safety
+    /// The CPU supports the ISA.
+    unsafe fn hsum(v: Self::S) -> i32;
+    /// Bit `l` set when bytes `4l..4l + 4` at `p` are not all zero.
+    /// # Safety
+    /// `p` is valid for `4 * LANES` reads; the CPU supports the ISA.
+    unsafe fn nonzero_mask(p: *const u8) -> u32;
+}
