@@ -13,6 +13,7 @@
 mod backends;
 mod constants;
 mod network;
+mod random;
 mod stack;
 mod targets;
 mod tokens;
@@ -47,6 +48,7 @@ pub fn generate(arch: &Arch, options: &Options) -> TokenStream {
     let stack = stack::generate(arch);
     let network = network::generate(arch);
     let backends = backends::generate(arch);
+    let random = random::generate(arch);
     quote! {
         #doc
         pub mod #module {
@@ -54,6 +56,7 @@ pub fn generate(arch: &Arch, options: &Options) -> TokenStream {
             #constants
             #stack
             #network
+            #random
             #backends
         }
     }

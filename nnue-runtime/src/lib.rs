@@ -20,6 +20,7 @@ pub mod position;
 pub mod reader;
 pub mod scalar;
 pub mod simd;
+pub mod writer;
 #[cfg(feature = "shakmaty")]
 mod shakmaty;
 
@@ -32,6 +33,7 @@ pub use features::{FeatureList, FeatureSet};
 pub use isa::{Isa, IsaError, ISA_ENV};
 pub use position::{Color, Piece, PieceKind, Position, Square};
 pub use reader::{Encoding, Header, NetReader};
+pub use writer::{NetWriter, Rng};
 
 /// Reads a whole file, naming the path in the error.
 pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, LoadError> {

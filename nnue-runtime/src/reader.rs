@@ -24,6 +24,7 @@ pub trait Int: Copy + Default {
     fn from_le(bytes: &[u8]) -> Self;
     fn from_i64(v: i64) -> Self;
     fn to_i64(self) -> i64;
+    fn write_le(self, out: &mut Vec<u8>);
 }
 
 macro_rules! int {
@@ -43,6 +44,10 @@ macro_rules! int {
             #[inline]
             fn to_i64(self) -> i64 {
                 self as i64
+            }
+            #[inline]
+            fn write_le(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
             }
         }
     )*};

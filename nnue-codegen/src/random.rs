@@ -1,0 +1,55 @@
+//! A writer of random net files for this architecture: the reader's layout
+//! walked in the same order, for tests and benchmarks.
+
+use crate::tokens::{ident, int, lit, runtime};
+use nnue_spec::ir::{Arch, Encoding, LayerKind, TransformerOutput};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+pub fn generate(arch: &Arch) -> TokenStream {
+    let rt = runtime();
+    let encoding = match arch.encoding {
+        Encoding::Raw => quote!(#rt::Encoding::Raw),
+        Encoding::Leb128 => quote!(#rt::Encoding::Leb128),
+    };
+    // Transformer values scaled so that accumulators spread over the clamp
+    // range and beyond (stored values are multiplied by load_scale).
+    let max = match arch.transformer.output {
+        TransformerOutput::ClippedReLU { max } | TransformerOutput::Pairwise { max, .. } => i64::from(max),
+    };
+    let scale = i64::from(arch.transformer.load_scale);
+    let (bias, weight) = (lit(max / scale), lit(max / 2 / scale));
+    let psqt = (arch.transformer.psqt_buckets > 0).then(|| {
+        quote! { w.ints(#encoding, &rng.values::<i32>(FEATURES * PSQT_BUCKETS, -5000, 5000)); }
+    });
+    let layers = arch.layers.iter().filter_map(|l| {
+        let LayerKind::Affine { padded_inputs, .. } = l.kind else { return None };
+        let (out, inputs, padded) = (int(l.output_dimensions), int(l.input_dimensions), int(padded_inputs));
+        let name = ident(&l.name);
+        Some(quote! {
+            let #name = rng.affine_weights(#out, #inputs, #padded);
+            w.ints(#rt::Encoding::Raw, &rng.values::<i32>(#out, -8128, 8128));
+            w.ints(#rt::Encoding::Raw, &#name);
+        })
+    });
+    quote! {
+        /// A net file of this architecture whose parameters are pseudo-random
+        /// from `seed` (for tests and benchmarks): transformer values spread
+        /// the accumulators over the clamp range and beyond, layer weights
+        /// cover all of i8, padding columns are zero.
+        pub fn random_net_file(seed: u64) -> ::std::vec::Vec<u8> {
+            let mut rng = #rt::Rng::new(seed);
+            let mut w = #rt::NetWriter::new();
+            w.header(VERSION, HEADER_HASH, "random parameters");
+            w.u32(TRANSFORMER_HASH);
+            w.ints(#encoding, &rng.values::<i16>(L1, -#bias, #bias));
+            w.ints(#encoding, &rng.values::<i16>(FEATURES * L1, -#weight, #weight));
+            #psqt
+            for _ in 0..LAYER_STACKS {
+                w.u32(LAYER_STACK_HASH);
+                #(#layers)*
+            }
+            w.finish()
+        }
+    }
+}

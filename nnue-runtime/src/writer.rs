@@ -1,0 +1,127 @@
+//! Writing net files: the inverse of [`crate::reader`], for tests, tools and
+//! benchmarks (random nets of any architecture).
+
+use crate::reader::{Encoding, Int, LEB128_MAGIC};
+
+/// Builds a net file in memory.
+#[derive(Debug, Default)]
+pub struct NetWriter {
+    bytes: Vec<u8>,
+}
+
+impl NetWriter {
+    pub fn new() -> Self {
+        NetWriter::default()
+    }
+
+    /// A little-endian u32.
+    pub fn u32(&mut self, v: u32) {
+        self.bytes.extend_from_slice(&v.to_le_bytes());
+    }
+
+    /// Version, hash, and the description with its length.
+    pub fn header(&mut self, version: u32, hash: u32, description: &str) {
+        self.u32(version);
+        self.u32(hash);
+        self.u32(description.len() as u32);
+        self.bytes.extend_from_slice(description.as_bytes());
+    }
+
+    /// Integers with `encoding`.
+    pub fn ints<T: Int>(&mut self, encoding: Encoding, values: &[T]) {
+        match encoding {
+            Encoding::Raw => values.iter().for_each(|v| v.write_le(&mut self.bytes)),
+            Encoding::Leb128 => {
+                let mut block = Vec::with_capacity(values.len() * 2);
+                for v in values {
+                    leb128(v.to_i64(), &mut block);
+                }
+                self.bytes.extend_from_slice(LEB128_MAGIC);
+                self.u32(block.len() as u32);
+                self.bytes.extend_from_slice(&block);
+            }
+        }
+    }
+
+    /// The file.
+    pub fn finish(self) -> Vec<u8> {
+        self.bytes
+    }
+}
+
+/// Signed LEB128: seven bits a byte, least significant first, the last
+/// byte's bit 6 carrying the sign.
+fn leb128(mut v: i64, out: &mut Vec<u8>) {
+    loop {
+        let byte = (v & 0x7F) as u8;
+        v >>= 7;
+        let done = (v == 0 && byte & 0x40 == 0) || (v == -1 && byte & 0x40 != 0);
+        out.push(if done { byte } else { byte | 0x80 });
+        if done {
+            return;
+        }
+    }
+}
+
+/// A small deterministic generator (xorshift64*) for random nets.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Uniform in `lo..=hi`.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next_u64() % (hi - lo + 1) as u64) as i64
+    }
+
+    /// `n` values in `lo..=hi`, small ones (within an eighth of the range
+    /// around zero) half of the time, so that sums land both inside and
+    /// outside the clamps.
+    pub fn values<T: Int>(&mut self, n: usize, lo: i64, hi: i64) -> Vec<T> {
+        (0..n)
+            .map(|_| {
+                let v = if self.next_u64() % 2 == 0 { self.range(lo / 8, hi / 8) } else { self.range(lo, hi) };
+                T::from_i64(v)
+            })
+            .collect()
+    }
+
+    /// An affine layer's weights: `out` rows of `padded`, random in the
+    /// first `inputs` columns and zero in the padding.
+    pub fn affine_weights(&mut self, out: usize, inputs: usize, padded: usize) -> Vec<i8> {
+        let mut w = self.values::<i8>(out * padded, -128, 127);
+        for row in w.chunks_exact_mut(padded) {
+            row[inputs..].fill(0);
+        }
+        w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reader::NetReader;
+
+    #[test]
+    fn leb128_round_trips() {
+        let values: Vec<i32> = vec![0, 1, -1, 63, 64, -64, -65, 8191, -8192, i32::MAX, i32::MIN, 12345, -54321];
+        let mut w = NetWriter::new();
+        w.ints(Encoding::Leb128, &values);
+        let bytes = w.finish();
+        let mut back = vec![0i32; values.len()];
+        let mut r = NetReader::new(&bytes, "test");
+        r.ints("values", Encoding::Leb128, 1, &mut back).unwrap();
+        r.finish().unwrap();
+        assert_eq!(back, values);
+    }
+}

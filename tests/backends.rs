@@ -1,0 +1,134 @@
+//! Every backend this CPU runs equals the scalar one, bit for bit, on random
+//! nets of every shipped architecture (written by the generated
+//! `random_net_file`) and random games: accumulators after a refresh and
+//! after incremental updates, the transformer's output, every layer's output
+//! in every layer stack, and the final values.
+
+mod support;
+
+use nnue::runtime::{Color, Isa, LayerOutput, Position as _};
+use proptest::prelude::*;
+use shakmaty::{fen::Fen, CastlingMode, Chess, Position as _};
+
+/// Starting points with castling rights, en-passant chances and promotions
+/// close, so random games meet every kind of move.
+const STARTS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "rnbqkb1r/pp1p1ppp/5n2/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 4",
+    "8/1P4k1/8/8/8/8/5Kp1/8 w - - 0 1",
+];
+
+/// The sorted symmetric difference of two feature lists: (removed, added).
+fn diff(old: &[u32], new: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let (mut old, mut new) = (old.to_vec(), new.to_vec());
+    old.sort_unstable();
+    new.sort_unstable();
+    (old.iter().filter(|f| new.binary_search(f).is_err()).copied().collect(), new.iter().filter(|f| old.binary_search(f).is_err()).copied().collect())
+}
+
+/// A random game of `plies` moves from `STARTS[start]`.
+fn game(start: usize, plies: usize, seed: u64) -> Vec<Chess> {
+    let mut rng = nnue::runtime::Rng::new(seed);
+    let fen: Fen = STARTS[start % STARTS.len()].parse().unwrap();
+    let mut pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+    let mut positions = vec![pos.clone()];
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[(rng.next_u64() % moves.len() as u64) as usize];
+        pos.play_unchecked(m);
+        positions.push(pos.clone());
+    }
+    positions
+}
+
+macro_rules! backend_tests {
+    ($($test:ident: $module:ident, $file:literal, $cases:expr;)*) => {$(
+        mod $module {
+            nnue::nnue!(include $file);
+        }
+
+        #[test]
+        fn $test() {
+            use $module::$module as arch;
+            let bytes = arch::random_net_file(0x5EED ^ stringify!($module).len() as u64);
+            let scalar = arch::Network::from_bytes_with_isa(&bytes, Isa::Scalar).unwrap();
+            let others: Vec<arch::Network> = support::isas()
+                .into_iter()
+                .filter(|&isa| isa != Isa::Scalar)
+                .map(|isa| arch::Network::from_bytes_with_isa(&bytes, isa).unwrap())
+                .collect();
+            let config = ProptestConfig { cases: $cases, failure_persistence: None, ..ProptestConfig::default() };
+            proptest!(config, |(start in 0..STARTS.len(), plies in 1..60usize, seed in any::<u64>())| {
+                let positions = game(start, plies, seed);
+                // Incrementally updated accumulators, one per backend.
+                let mut accumulators: Vec<Box<arch::Accumulator>> = others.iter().map(|net| {
+                    let mut acc = Box::new(arch::Accumulator::default());
+                    net.refresh(&positions[0], &mut acc);
+                    acc
+                }).collect();
+                for (ply, pos) in positions.iter().enumerate() {
+                    let mut expected = Box::new(arch::Accumulator::default());
+                    scalar.refresh(pos, &mut expected);
+                    if ply > 0 {
+                        for (net, acc) in others.iter().zip(accumulators.iter_mut()) {
+                            let previous = acc.clone();
+                            for perspective in [Color::White, Color::Black] {
+                                let (removed, added) = diff(
+                                    arch::Network::active_features(&positions[ply - 1], perspective).as_slice(),
+                                    arch::Network::active_features(pos, perspective).as_slice(),
+                                );
+                                net.update(&previous, acc, perspective, &removed, &added);
+                            }
+                        }
+                    }
+                    let stm = pos.side_to_move();
+                    let mut expected_input = [0u8; arch::TRANSFORMED];
+                    scalar.transform(&expected, stm, &mut expected_input);
+                    for (net, acc) in others.iter().zip(&accumulators) {
+                        // A refresh on this backend, and the incremental state.
+                        let mut fresh = Box::new(arch::Accumulator::default());
+                        net.refresh(pos, &mut fresh);
+                        for state in [&fresh, acc] {
+                            for perspective in [Color::White, Color::Black] {
+                                prop_assert_eq!(net.accumulator_values(state, perspective), scalar.accumulator_values(&expected, perspective), "{} ply {}", net.isa(), ply);
+                            }
+                            prop_assert_eq!(state.psqt, expected.psqt, "{} ply {}", net.isa(), ply);
+                            let mut input = [0u8; arch::TRANSFORMED];
+                            net.transform(state, stm, &mut input);
+                            prop_assert!(input == expected_input, "{} transform differs at ply {}", net.isa(), ply);
+                        }
+                        for bucket in 0..arch::LAYER_STACKS {
+                            let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+                            let a = net.propagate_traced(bucket, &expected_input, |name, out: LayerOutput<'_>| ours.push((name, out.to_vec())));
+                            let b = scalar.propagate_traced(bucket, &expected_input, |name, out: LayerOutput<'_>| theirs.push((name, out.to_vec())));
+                            prop_assert_eq!(&ours, &theirs, "{} bucket {}", net.isa(), bucket);
+                            prop_assert_eq!(a, b);
+                        }
+                        prop_assert_eq!(net.evaluate(pos), scalar.evaluate(pos), "{}", net.isa());
+                        let count = pos.piece_count();
+                        prop_assert_eq!(net.evaluate_accumulator(acc, stm, count), scalar.evaluate_accumulator(&expected, stm, count));
+                    }
+                }
+            });
+        }
+    )*};
+}
+
+backend_tests! {
+    sfnnv1_backends_equal_scalar: sfnnv1, "sfnnv1.ron", 24;
+    sfnnv2_backends_equal_scalar: sfnnv2, "sfnnv2.ron", 24;
+    sfnnv3_backends_equal_scalar: sfnnv3, "sfnnv3.ron", 24;
+    sfnnv4_backends_equal_scalar: sfnnv4, "sfnnv4.ron", 24;
+    sfnnv5_backends_equal_scalar: sfnnv5, "sfnnv5.ron", 24;
+    sfnnv6_backends_equal_scalar: sfnnv6, "sfnnv6.ron", 16;
+    sfnnv7_backends_equal_scalar: sfnnv7, "sfnnv7.ron", 16;
+    sfnnv8_backends_equal_scalar: sfnnv8, "sfnnv8.ron", 12;
+    sfnnv9_backends_equal_scalar: sfnnv9, "sfnnv9.ron", 12;
+    sfnnv9_small_backends_equal_scalar: sfnnv9_small, "sfnnv9-small.ron", 64;
+}
