@@ -52,3 +52,21 @@ pub fn load(bytes: &[u8], isa: Isa) -> Result<Box<dyn AnyNetwork>, LoadError> {
     }
     best.ok_or_else(|| first_error.expect("identify found at least one candidate"))
 }
+
+/// Evaluates `$body` with `$bind` bound to `$net` (a `&dyn AnyNetwork`
+/// loaded by [`load`]) as a reference to its concrete network type.
+macro_rules! with_network {
+    ($net:expr, $bind:ident => $body:expr) => {
+        with_network!(@arms $net, $bind => $body;
+            sfnnv1, sfnnv2, sfnnv3, sfnnv4, sfnnv5, sfnnv6, sfnnv7, sfnnv8, sfnnv9, sfnnv9_small)
+    };
+    (@arms $net:expr, $bind:ident => $body:expr; $($arch:ident),*) => {{
+        let any = nnue::runtime::AnyNetwork::as_any($net);
+        $(if let Some($bind) = any.downcast_ref::<$crate::archs::$arch::Network>() {
+            $body
+        } else)* {
+            unreachable!("every registered architecture is listed")
+        }
+    }};
+}
+pub(crate) use with_network;

@@ -1,6 +1,7 @@
 //! `nnue`: evaluate positions with a Stockfish net, describe nets.
 
 mod archs;
+mod bench;
 mod eval;
 mod info;
 mod position;
@@ -35,6 +36,23 @@ enum Command {
         #[arg(long)]
         isa: Option<String>,
     },
+    /// Time the operations of Stockfish's timing table (median ns per position).
+    Bench {
+        #[arg(long)]
+        net: PathBuf,
+        /// One backend, or `all` for every one this CPU runs (default: as for `eval`).
+        #[arg(long)]
+        isa: Option<String>,
+        /// Positions and moves, as `../shared/reference/timing_moves.tsv`.
+        #[arg(long, default_value = "../shared/reference/timing_moves.tsv")]
+        moves: PathBuf,
+        /// Timed passes over all positions (the median is reported).
+        #[arg(long, default_value_t = 21)]
+        runs: usize,
+        /// Only these operations, comma-separated: refresh, eval, forward, move, update.
+        #[arg(long)]
+        ops: Option<String>,
+    },
     /// Describe a net file: architecture, version, hashes, description, sizes.
     Info {
         #[arg(long)]
@@ -48,6 +66,13 @@ enum Command {
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Eval { net, fen, fens, isa } => choose_isa(isa.as_deref()).and_then(|isa| eval::run(&net, isa, fen.as_deref(), fens.as_deref())),
+        Command::Bench { net, isa, moves, runs, ops } => {
+            let isas = match isa.as_deref() {
+                Some("all") => Ok(Isa::available()),
+                other => choose_isa(other).map(|i| vec![i]),
+            };
+            isas.and_then(|isas| bench::run(&net, &isas, &moves, runs, ops.as_deref()))
+        }
         Command::Info { net, isa } => choose_isa(isa.as_deref()).and_then(|isa| info::run(&net, isa)),
     };
     match result {

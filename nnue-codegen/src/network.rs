@@ -269,6 +269,55 @@ pub fn generate(arch: &Arch) -> TokenStream {
             }
         }
 
+        impl #rt::Network for Network {
+            const L1: usize = L1;
+            const TRANSFORMED: usize = TRANSFORMED;
+            const LAYER_STACKS: usize = LAYER_STACKS;
+            const KING_MOVE_REFRESHES: bool = <FeatureSet as #rt::FeatureSet>::KING_RELATIVE;
+            type Accumulator = Accumulator;
+            type Transformed = [u8; TRANSFORMED];
+
+            fn load(bytes: &[u8], isa: #rt::Isa) -> ::core::result::Result<Self, #rt::LoadError> {
+                Self::from_bytes_with_isa(bytes, isa)
+            }
+
+            fn isa(&self) -> #rt::Isa {
+                self.backend.isa()
+            }
+
+            fn new_transformed() -> [u8; TRANSFORMED] {
+                [0; TRANSFORMED]
+            }
+
+            fn features(pos: &impl #rt::Position, perspective: #rt::Color) -> #rt::FeatureList {
+                Self::active_features(pos, perspective)
+            }
+
+            fn feature(perspective: #rt::Color, king: #rt::Square, square: #rt::Square, piece: #rt::Piece) -> ::core::option::Option<usize> {
+                <FeatureSet as #rt::FeatureSet>::index(perspective, king, square, piece)
+            }
+
+            fn refresh(&self, pos: &impl #rt::Position, accumulator: &mut Accumulator) {
+                Network::refresh(self, pos, accumulator)
+            }
+
+            fn update(&self, from: &Accumulator, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
+                Network::update(self, from, to, perspective, removed, added)
+            }
+
+            fn transform(&self, accumulator: &Accumulator, stm: #rt::Color, output: &mut [u8; TRANSFORMED]) {
+                Network::transform(self, accumulator, stm, output)
+            }
+
+            fn forward(&self, bucket: usize, transformed: &[u8; TRANSFORMED]) -> i32 {
+                self.propagate(bucket, transformed)
+            }
+
+            fn evaluate_accumulator(&self, accumulator: &Accumulator, stm: #rt::Color, piece_count: usize) -> #rt::Evaluation {
+                Network::evaluate_accumulator(self, accumulator, stm, piece_count)
+            }
+        }
+
         impl #rt::AnyNetwork for Network {
             fn arch(&self) -> &'static #rt::ArchInfo {
                 &ARCH
@@ -280,6 +329,10 @@ pub fn generate(arch: &Arch) -> TokenStream {
 
             fn isa(&self) -> #rt::Isa {
                 self.backend.isa()
+            }
+
+            fn as_any(&self) -> &dyn ::core::any::Any {
+                self
             }
 
             fn nonzero_padding(&self) -> usize {

@@ -62,6 +62,8 @@ pub trait AnyNetwork: Send + Sync {
     /// Non-zero weights in the padding columns of affine layers (see
     /// [`crate::scalar::Affine::nonzero_padding`]).
     fn nonzero_padding(&self) -> usize;
+    /// The concrete network, for downcasting to its architecture's type.
+    fn as_any(&self) -> &dyn std::any::Any;
     /// Evaluates `pos` from scratch in every bucket.
     fn evaluate_board(&self, pos: &crate::Board) -> BucketValues;
 }

@@ -11,10 +11,12 @@
 pub mod accumulator;
 pub mod backend;
 pub mod board;
+pub mod changes;
 pub mod error;
 pub mod evaluation;
 pub mod features;
 pub mod isa;
+pub mod network;
 pub mod kernels;
 pub mod position;
 pub mod reader;
@@ -22,11 +24,15 @@ pub mod scalar;
 pub mod simd;
 pub mod writer;
 #[cfg(feature = "shakmaty")]
-mod shakmaty;
+pub mod bench;
+#[cfg(feature = "shakmaty")]
+pub mod shakmaty;
 
 pub use accumulator::Accumulator;
 pub use backend::{Backend, LayerOutput};
 pub use board::{Board, BoardError};
+pub use changes::{MoveChanges, PieceChange};
+pub use network::Network;
 pub use error::LoadError;
 pub use evaluation::{identify, AnyNetwork, ArchEntry, ArchInfo, BucketValues, Evaluation, LayerInfo};
 pub use features::{FeatureList, FeatureSet};

@@ -1,4 +1,5 @@
-//! [`Position`] for `shakmaty`'s positions (feature `shakmaty`).
+//! [`Position`] for `shakmaty`'s positions, and the [`crate::MoveChanges`]
+//! of its moves (feature `shakmaty`).
 
 use crate::position::{Color, Piece, PieceKind, Position, Square};
 use shakmaty::Position as _;
@@ -40,12 +41,60 @@ impl Position for shakmaty::Chess {
     }
 
     fn for_each_piece(&self, mut f: impl FnMut(Square, Piece)) {
-        for (s, p) in self.board().clone() {
-            f(square(s), Piece { color: color(p.color), kind: kind(p.role) });
+        // By bitboard: much cheaper than iterating the board square by square.
+        let board = self.board();
+        for c in shakmaty::Color::ALL {
+            let side = board.by_color(c);
+            for r in shakmaty::Role::ALL {
+                let piece = Piece { color: color(c), kind: kind(r) };
+                for s in side & board.by_role(r) {
+                    f(square(s), piece);
+                }
+            }
         }
     }
 
     fn piece_count(&self) -> usize {
         self.board().occupied().count()
     }
+}
+
+/// The pieces `m` changes in `pos` (which must be legal there).
+pub fn move_changes(pos: &shakmaty::Chess, m: &shakmaty::Move) -> crate::MoveChanges {
+    use shakmaty::Move;
+    let us = pos.turn();
+    let piece = |role| Piece { color: color(us), kind: kind(role) };
+    let theirs = |role| Piece { color: color(!us), kind: kind(role) };
+    let mut changes = crate::MoveChanges::default();
+    let change = |piece, from: Option<shakmaty::Square>, to: Option<shakmaty::Square>| crate::PieceChange {
+        piece,
+        from: from.map(square),
+        to: to.map(square),
+    };
+    match *m {
+        Move::Normal { role, from, capture, to, promotion } => {
+            if let Some(captured) = capture {
+                changes.push(change(theirs(captured), Some(to), None));
+            }
+            match promotion {
+                Some(new) => {
+                    changes.push(change(piece(role), Some(from), None));
+                    changes.push(change(piece(new), None, Some(to)));
+                }
+                None => changes.push(change(piece(role), Some(from), Some(to))),
+            }
+        }
+        Move::EnPassant { from, to } => {
+            let captured = shakmaty::Square::from_coords(to.file(), from.rank());
+            changes.push(change(theirs(shakmaty::Role::Pawn), Some(captured), None));
+            changes.push(change(piece(shakmaty::Role::Pawn), Some(from), Some(to)));
+        }
+        Move::Castle { king, rook } => {
+            let side = shakmaty::CastlingSide::from_queen_side(rook < king);
+            changes.push(change(piece(shakmaty::Role::King), Some(king), Some(side.king_to(us))));
+            changes.push(change(piece(shakmaty::Role::Rook), Some(rook), Some(side.rook_to(us))));
+        }
+        Move::Put { role, to } => changes.push(change(piece(role), None, Some(to))),
+    }
+    changes
 }

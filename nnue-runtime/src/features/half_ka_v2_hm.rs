@@ -1,8 +1,8 @@
 //! HalfKAv2_hm (Stockfish 14.1 and later): HalfKAv2 with horizontal mirroring.
 
 use super::half_ka_v2::{plane, PLANES};
-use super::FeatureSet;
-use crate::position::{Color, Piece, Square};
+use super::{FeatureList, FeatureSet};
+use crate::position::{Color, Piece, Position, Square};
 
 /// HalfKAv2_hm: the board is mirrored so that the perspective's king stands on
 /// files e-h, leaving 32 king buckets x 11 planes of 64 squares. Black's view
@@ -37,5 +37,13 @@ impl FeatureSet for HalfKAv2Hm {
     fn index(perspective: Color, king: Square, square: Square, piece: Piece) -> Option<usize> {
         let orientation = Self::orientation(perspective, king);
         Some(plane(perspective, piece) + square.xor(orientation).index() + PLANES * Self::king_bucket(perspective, king))
+    }
+
+    /// As the default, with the orientation and king bucket computed once.
+    fn active_features(pos: &impl Position, perspective: Color, out: &mut FeatureList) {
+        let king = pos.king_square(perspective);
+        let orientation = Self::orientation(perspective, king);
+        let bucket = PLANES * Self::king_bucket(perspective, king);
+        pos.for_each_piece(|square, piece| out.push(plane(perspective, piece) + square.xor(orientation).index() + bucket));
     }
 }

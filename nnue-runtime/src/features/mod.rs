@@ -21,6 +21,9 @@ pub trait FeatureSet {
     const MAX_ACTIVE: usize;
     /// The hash word Stockfish mixes into the transformer's hash.
     const HASH: u32;
+    /// Whether a perspective's features depend on its king square (so a move
+    /// of that king needs a refresh).
+    const KING_RELATIVE: bool = true;
 
     /// The feature of `piece` on `square` from `perspective`, whose king is on
     /// `king`; `None` for pieces the set ignores (kings in HalfKP).

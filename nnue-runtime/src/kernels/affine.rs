@@ -39,24 +39,8 @@ pub unsafe fn affine_columns<
     };
     if SPARSE {
         let mut nonzero = [0u16; CHUNKS];
-        let mut count = 0;
-        if CHUNKS % D::LANES == 0 {
-            for block in (0..CHUNKS).step_by(D::LANES) {
-                let mut mask = unsafe { D::nonzero_mask(x.add(4 * block)) };
-                while mask != 0 {
-                    nonzero[count] = (block + mask.trailing_zeros() as usize) as u16;
-                    count += 1;
-                    mask &= mask - 1;
-                }
-            }
-        } else {
-            for (i, chunk) in input.chunks_exact(4).enumerate() {
-                if chunk != [0; 4] {
-                    nonzero[count] = i as u16;
-                    count += 1;
-                }
-            }
-        }
+        // SAFETY: the caller guarantees the instructions.
+        let count = unsafe { nonzero_chunks::<D, CHUNKS>(input, &mut nonzero) };
         for &i in &nonzero[..count] {
             column(i as usize);
         }
@@ -68,6 +52,61 @@ pub unsafe fn affine_columns<
     for (r, reg) in regs.into_iter().enumerate() {
         unsafe { D::store(out.as_mut_ptr().add(r * D::LANES), reg) };
     }
+}
+
+/// For every byte value `m`, the positions of its set bits, in order
+/// (padded with zeros): the non-zero chunk indices of an 8-chunk block.
+const BIT_POSITIONS: [[u16; 8]; 256] = {
+    let mut table = [[0u16; 8]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut bit, mut n) = (0, 0);
+        while bit < 8 {
+            if m & (1 << bit) != 0 {
+                table[m][n] = bit as u16;
+                n += 1;
+            }
+            bit += 1;
+        }
+        m += 1;
+    }
+    table
+};
+
+/// Writes the indices of the non-zero four-byte chunks of `input` to the
+/// front of `out` and returns their number. Branch-free per 8 chunks: the
+/// mask of a block selects a row of [`BIT_POSITIONS`], all eight entries are
+/// written, and the count advances by the mask's popcount.
+///
+/// # Safety
+/// The CPU supports `D`'s instructions.
+#[inline(always)]
+unsafe fn nonzero_chunks<D: Dot, const CHUNKS: usize>(input: &[u8], out: &mut [u16; CHUNKS]) -> usize {
+    let mut count = 0;
+    if CHUNKS % D::LANES == 0 && D::LANES % 8 == 0 {
+        for block in (0..CHUNKS).step_by(D::LANES) {
+            // SAFETY: `block + LANES <= CHUNKS`, so 4 * LANES bytes are readable.
+            let mask = unsafe { D::nonzero_mask(input.as_ptr().add(4 * block)) };
+            for half in 0..D::LANES / 8 {
+                let byte = ((mask >> (8 * half)) & 0xFF) as usize;
+                let base = (block + 8 * half) as u16;
+                // `count <= block + 8 * half`, so the eight writes stay below CHUNKS.
+                let slots = &mut out[count..count + 8];
+                for (slot, &bit) in slots.iter_mut().zip(&BIT_POSITIONS[byte]) {
+                    *slot = base + bit;
+                }
+                count += byte.count_ones() as usize;
+            }
+        }
+    } else {
+        for (i, chunk) in input.chunks_exact(4).enumerate() {
+            if chunk != [0; 4] {
+                out[count] = i as u16;
+                count += 1;
+            }
+        }
+    }
+    count
 }
 
 /// Row kernel, for layers with few outputs: each output is a dot product of

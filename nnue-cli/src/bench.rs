@@ -1,0 +1,34 @@
+//! `nnue bench`: nanoseconds per operation, as in
+//! `../shared/reference/stockfish-timings.md`.
+
+use crate::archs::{self, with_network};
+use nnue::runtime::bench::{parse_moves, Bench, BenchPosition, Operation};
+use nnue::runtime::{Isa, Network};
+use std::path::Path;
+
+pub fn run(net: &Path, isas: &[Isa], moves: &Path, runs: usize, ops: Option<&str>) -> Result<(), String> {
+    let ops: Vec<Operation> = match ops {
+        None => Operation::ALL.to_vec(),
+        Some(names) => names
+            .split(',')
+            .map(|n| Operation::ALL.into_iter().find(|op| op.key() == n.trim()).ok_or_else(|| format!("unknown operation `{n}`")))
+            .collect::<Result<_, _>>()?,
+    };
+    let bytes = nnue::runtime::read_file(net).map_err(|e| e.to_string())?;
+    let text = std::fs::read_to_string(moves).map_err(|e| format!("cannot read {}: {e}", moves.display()))?;
+    let positions = parse_moves(&text).map_err(|e| format!("{}: {e}", moves.display()))?;
+    println!("net\tarch\tisa\t{}", ops.iter().map(|op| format!("{} (ns)", op.name())).collect::<Vec<_>>().join("\t"));
+    for &isa in isas {
+        let network = archs::load(&bytes, isa).map_err(|e| format!("{}: {e}", net.display()))?;
+        let medians = with_network!(&*network, net => measure(net, positions.clone(), runs, &ops));
+        let name = net.file_name().map_or_else(|| net.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let cells: Vec<String> = medians.iter().map(|ns| format!("{ns:.0}")).collect();
+        println!("{name}\t{}\t{isa}\t{}", network.arch().name, cells.join("\t"));
+    }
+    Ok(())
+}
+
+fn measure<N: Network>(net: &N, positions: Vec<BenchPosition>, runs: usize, ops: &[Operation]) -> Vec<f64> {
+    let mut bench = Bench::new(net, positions);
+    ops.iter().map(|&op| bench.median_ns(op, runs)).collect()
+}

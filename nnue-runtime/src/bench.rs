@@ -1,0 +1,212 @@
+//! The timed operations of `../shared/reference/stockfish-timings.md`, for
+//! any generated [`Network`] (feature `shakmaty`): the `nnue bench` command
+//! and the criterion benchmarks both run these.
+
+use crate::shakmaty::move_changes;
+use crate::{Color, FeatureList, MoveChanges, Network, Position};
+use shakmaty::uci::UciMove;
+use shakmaty::{fen::Fen, CastlingMode, Chess, Move, Position as _};
+use std::time::Instant;
+
+/// A position of `timing_moves.tsv` and its random non-king move.
+#[derive(Debug, Clone)]
+pub struct BenchPosition {
+    pub board: Chess,
+    /// The non-king move (`None` when the position has none).
+    pub quiet: Option<Move>,
+}
+
+/// Parses `timing_moves.tsv`: FEN, a random legal move, a random non-king
+/// legal move (`-` if none), tab-separated.
+pub fn parse_moves(tsv: &str) -> Result<Vec<BenchPosition>, String> {
+    tsv.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, line)| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let [fen, _, quiet] = fields[..] else { return Err(format!("line {}: expected 3 fields", i + 1)) };
+            let board: Chess = Fen::from_ascii(fen.as_bytes())
+                .map_err(|e| format!("line {}: {e}", i + 1))?
+                .into_position(CastlingMode::Standard)
+                .or_else(|e| e.ignore_invalid_castling_rights())
+                .or_else(|e| e.ignore_invalid_ep_square())
+                .map_err(|e| format!("line {}: {e}", i + 1))?;
+            let quiet = match quiet {
+                "-" => None,
+                uci => Some(
+                    UciMove::from_ascii(uci.as_bytes())
+                        .ok()
+                        .and_then(|m| m.to_move(&board).ok())
+                        .ok_or_else(|| format!("line {}: `{uci}` is not legal", i + 1))?,
+                ),
+            };
+            Ok(BenchPosition { board, quiet })
+        })
+        .collect()
+}
+
+/// An operation timed per position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operation {
+    /// Both accumulators from scratch, then transform and layers.
+    Refresh,
+    /// Transform and layers, accumulators ready.
+    EvalReady,
+    /// The layers only, on a ready transformer output.
+    Forward,
+    /// Make the non-king move (shakmaty), update both accumulators
+    /// incrementally, evaluate; unmake by dropping the copy.
+    MoveEval,
+    /// As `MoveEval` without making the move on a board: the move's piece
+    /// changes, both updates, the evaluation.
+    UpdateEval,
+}
+
+impl Operation {
+    pub const ALL: [Operation; 5] =
+        [Operation::Refresh, Operation::EvalReady, Operation::Forward, Operation::MoveEval, Operation::UpdateEval];
+
+    /// A short name for command lines.
+    pub fn key(self) -> &'static str {
+        match self {
+            Operation::Refresh => "refresh",
+            Operation::EvalReady => "eval",
+            Operation::Forward => "forward",
+            Operation::MoveEval => "move",
+            Operation::UpdateEval => "update",
+        }
+    }
+
+    /// The name in Stockfish's timing table.
+    pub fn name(self) -> &'static str {
+        match self {
+            Operation::Refresh => "refresh",
+            Operation::EvalReady => "eval, acc. ready",
+            Operation::Forward => "forward",
+            Operation::MoveEval => "move + eval",
+            Operation::UpdateEval => "update + eval",
+        }
+    }
+}
+
+/// Runs the operations on a network. Each operation is timed per position
+/// right after an untimed setup that leaves its inputs in cache (as in an
+/// engine, where the accumulator was just computed; for `eval` and `forward`
+/// the same evaluation also ran once before, warming the layer weights), and
+/// the cost of reading the clock is subtracted.
+pub struct Bench<'n, N: Network> {
+    net: &'n N,
+    positions: Vec<BenchPosition>,
+    accumulator: N::Accumulator,
+    after: N::Accumulator,
+    transformed: N::Transformed,
+    clock_ns: f64,
+}
+
+impl<'n, N: Network> Bench<'n, N> {
+    pub fn new(net: &'n N, positions: Vec<BenchPosition>) -> Self {
+        Bench {
+            net,
+            positions,
+            accumulator: N::Accumulator::default(),
+            after: N::Accumulator::default(),
+            transformed: N::new_transformed(),
+            clock_ns: clock_overhead_ns(),
+        }
+    }
+
+    /// How many positions `op` runs on in one pass.
+    pub fn count(&self, op: Operation) -> usize {
+        match op {
+            Operation::MoveEval | Operation::UpdateEval => self.positions.iter().filter(|p| p.quiet.is_some()).count(),
+            _ => self.positions.len(),
+        }
+    }
+
+    /// One pass of `op` over every position: the total timed nanoseconds
+    /// and a checksum of the results (so nothing is optimised away).
+    pub fn pass(&mut self, op: Operation) -> (f64, i64) {
+        let net = self.net;
+        let (mut total, mut sum) = (0.0, 0i64);
+        for p in &self.positions {
+            let stm = p.board.side_to_move();
+            let count = p.board.piece_count();
+            if op != Operation::Refresh {
+                net.refresh(&p.board, &mut self.accumulator);
+            }
+            let (ns, value) = match op {
+                Operation::Refresh => timed(|| {
+                    net.refresh(&p.board, &mut self.accumulator);
+                    net.evaluate_accumulator(&self.accumulator, stm, count).value
+                }),
+                Operation::EvalReady => {
+                    // Warm: the layer stack's weights, as after a previous evaluation.
+                    std::hint::black_box(net.evaluate_accumulator(&self.accumulator, stm, count));
+                    timed(|| net.evaluate_accumulator(&self.accumulator, stm, count).value)
+                }
+                Operation::Forward => {
+                    net.transform(&self.accumulator, stm, &mut self.transformed);
+                    let bucket = net.evaluate_accumulator(&self.accumulator, stm, count).bucket;
+                    std::hint::black_box(net.forward(bucket, &self.transformed));
+                    timed(|| net.forward(bucket, &self.transformed))
+                }
+                Operation::MoveEval | Operation::UpdateEval => {
+                    let Some(m) = &p.quiet else { continue };
+                    let (before, after) = (&self.accumulator, &mut self.after);
+                    timed(|| {
+                        let changes = move_changes(&p.board, m);
+                        let moved = (op == Operation::MoveEval).then(|| {
+                            let mut moved = p.board.clone();
+                            moved.play_unchecked(m.clone());
+                            moved
+                        });
+                        update(net, &p.board, &changes, before, after);
+                        let value = net.evaluate_accumulator(after, stm.flip(), count - usize::from(m.is_capture())).value;
+                        drop(std::hint::black_box(moved));
+                        value
+                    })
+                }
+            };
+            total += ns - self.clock_ns;
+            sum += i64::from(value);
+        }
+        (total, sum)
+    }
+
+    /// Median nanoseconds per position of `op` over `runs` passes (after one
+    /// warm-up pass).
+    pub fn median_ns(&mut self, op: Operation, runs: usize) -> f64 {
+        std::hint::black_box(self.pass(op));
+        let count = self.count(op).max(1) as f64;
+        let mut samples: Vec<f64> = (0..runs.max(1)).map(|_| std::hint::black_box(self.pass(op)).0 / count).collect();
+        samples.sort_by(f64::total_cmp);
+        samples[samples.len() / 2]
+    }
+}
+
+/// Runs `f`, returning the elapsed nanoseconds and its result.
+#[inline(always)]
+fn timed<T>(f: impl FnOnce() -> T) -> (f64, T) {
+    let start = Instant::now();
+    let value = std::hint::black_box(f());
+    (start.elapsed().as_nanos() as f64, value)
+}
+
+/// The median cost of timing nothing.
+fn clock_overhead_ns() -> f64 {
+    let mut samples: Vec<f64> = (0..10_001).map(|_| timed(|| 0).0).collect();
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
+/// Both accumulators after a non-king move, updated from `before`.
+pub fn update<N: Network>(net: &N, board: &Chess, changes: &MoveChanges, before: &N::Accumulator, after: &mut N::Accumulator) {
+    for perspective in [Color::White, Color::Black] {
+        let (mut removed, mut added) = (FeatureList::default(), FeatureList::default());
+        let king = board.king_square(perspective);
+        let incremental =
+            changes.features(perspective, king, N::KING_MOVE_REFRESHES, N::feature, &mut removed, &mut added);
+        assert!(incremental, "update() is for non-king moves");
+        net.update(before, after, perspective, removed.as_slice(), added.as_slice());
+    }
+}

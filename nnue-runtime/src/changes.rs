@@ -1,0 +1,68 @@
+//! What a move changes on the board, as an engine reports it, and the
+//! feature changes that follow (Stockfish's "dirty pieces").
+
+use crate::features::FeatureList;
+use crate::position::{Color, Piece, PieceKind, Square};
+
+/// A piece that appeared (`from` `None`), disappeared (`to` `None`) or moved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PieceChange {
+    pub piece: Piece,
+    pub from: Option<Square>,
+    pub to: Option<Square>,
+}
+
+/// The pieces a move changed: at most three (a promotion with capture:
+/// the pawn leaves, the captured piece leaves, the new piece appears; castling:
+/// king and rook move).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MoveChanges {
+    len: usize,
+    items: [Option<PieceChange>; 3],
+}
+
+impl MoveChanges {
+    /// Adds a change (a fourth is ignored: no chess move makes one).
+    pub fn push(&mut self, change: PieceChange) {
+        if self.len < 3 {
+            self.items[self.len] = Some(change);
+            self.len += 1;
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &PieceChange> {
+        self.items[..self.len].iter().flatten()
+    }
+
+    /// Whether `color`'s king moved.
+    pub fn moves_king(&self, color: Color) -> bool {
+        self.iter().any(|c| c.piece.kind == PieceKind::King && c.piece.color == color)
+    }
+
+    /// The removed and added features from `perspective` (whose king is on
+    /// `king` after the move), via `index`. Returns `false`, leaving the lists
+    /// unspecified, when `perspective`'s own king moved and `king_refreshes`
+    /// (its features all change: refresh instead).
+    pub fn features(
+        &self,
+        perspective: Color,
+        king: Square,
+        king_refreshes: bool,
+        index: impl Fn(Color, Square, Square, Piece) -> Option<usize>,
+        removed: &mut FeatureList,
+        added: &mut FeatureList,
+    ) -> bool {
+        if king_refreshes && self.moves_king(perspective) {
+            return false;
+        }
+        for change in self.iter() {
+            if let Some(f) = change.from.and_then(|s| index(perspective, king, s, change.piece)) {
+                removed.push(f);
+            }
+            if let Some(f) = change.to.and_then(|s| index(perspective, king, s, change.piece)) {
+                added.push(f);
+            }
+        }
+        true
+    }
+}

@@ -1,0 +1,44 @@
+//! The architecture as a type: what every generated `Network` implements, so
+//! that engines, tools and benchmarks can be written once for all of them.
+
+use crate::{Color, Evaluation, FeatureList, Isa, LoadError, Position};
+
+/// A loaded network of a generated architecture.
+pub trait Network: Send + Sync + Sized + 'static {
+    /// Accumulator lanes per perspective.
+    const L1: usize;
+    /// Length of the transformer's output.
+    const TRANSFORMED: usize;
+    /// Number of layer stacks (and PSQT buckets, when there are any).
+    const LAYER_STACKS: usize;
+    /// Whether a move of a perspective's own king changes every feature of
+    /// that perspective (then it needs a refresh, not an update).
+    const KING_MOVE_REFRESHES: bool;
+
+    /// The transformer's state for one position, both perspectives.
+    type Accumulator: Clone + Default + Send + 'static;
+    /// The transformer's output buffer.
+    type Transformed: AsRef<[u8]> + AsMut<[u8]> + Clone + Send + 'static;
+
+    /// Loads a net file for backend `isa`.
+    fn load(bytes: &[u8], isa: Isa) -> Result<Self, LoadError>;
+    /// The backend it runs on.
+    fn isa(&self) -> Isa;
+    /// An all-zero transformer output buffer.
+    fn new_transformed() -> Self::Transformed;
+    /// The active features of `pos` from `perspective`.
+    fn features(pos: &impl Position, perspective: Color) -> FeatureList;
+    /// The feature of `piece` on `square` from `perspective` with its king on
+    /// `king` (`None` for pieces the feature set ignores).
+    fn feature(perspective: Color, king: crate::Square, square: crate::Square, piece: crate::Piece) -> Option<usize>;
+    /// Both accumulators from scratch.
+    fn refresh(&self, pos: &impl Position, accumulator: &mut Self::Accumulator);
+    /// `to = from - removed + added` for one perspective.
+    fn update(&self, from: &Self::Accumulator, to: &mut Self::Accumulator, perspective: Color, removed: &[u32], added: &[u32]);
+    /// The transformer's output for side to move `stm`.
+    fn transform(&self, accumulator: &Self::Accumulator, stm: Color, output: &mut Self::Transformed);
+    /// Layer stack `bucket`'s output for a transformer output.
+    fn forward(&self, bucket: usize, transformed: &Self::Transformed) -> i32;
+    /// Evaluates from a computed accumulator.
+    fn evaluate_accumulator(&self, accumulator: &Self::Accumulator, stm: Color, piece_count: usize) -> Evaluation;
+}

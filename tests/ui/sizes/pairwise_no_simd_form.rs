@@ -1,0 +1,3 @@
+nnue::nnue!(include "pairwise_no_simd_form.ron");
+
+fn main() {}
