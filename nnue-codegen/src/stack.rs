@@ -137,7 +137,7 @@ fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>) -> TokenStrea
         LayerKind::ClippedReLU { shift, max } => {
             let input = input();
             let call = match target {
-                Some(_) if layer.output_dimensions % 8 == 0 && max <= 127 => {
+                Some(_) if layer.output_dimensions.is_multiple_of(8) && max <= 127 => {
                     let (shift, max) = (lit(i64::from(shift)), lit(i64::from(max)));
                     quote!(#rt::simd::x86::clipped_relu::<#n, #shift>(#input, #max, &mut #name))
                 }
@@ -153,7 +153,7 @@ fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>) -> TokenStrea
         }
         LayerKind::SqrClippedReLU { shift, max } => {
             let input = input();
-            let simd = layer.output_dimensions % 8 == 0
+            let simd = layer.output_dimensions.is_multiple_of(8)
                 && max <= 127
                 && (16..=31).contains(&shift)
                 && (32767i64 * 32767) >> shift >= i64::from(max);

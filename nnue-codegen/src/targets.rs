@@ -47,16 +47,16 @@ impl Target {
     /// count of L1 that fits the register file.
     pub fn tile(&self, l1: usize) -> usize {
         let registers = l1 / self.lanes;
-        (1..=self.max_tile.min(registers)).rev().find(|t| registers % t == 0).unwrap_or(1)
+        (1..=self.max_tile.min(registers)).rev().find(|t| registers.is_multiple_of(*t)).unwrap_or(1)
     }
 
     /// How an affine layer is computed on this target.
     pub fn affine(&self, layer: &Layer) -> AffineKernel {
         let LayerKind::Affine { padded_inputs, sparse } = layer.kind else { panic!("not an affine layer") };
         let out = layer.output_dimensions;
-        if out % self.dot_lanes == 0 {
+        if out.is_multiple_of(self.dot_lanes) {
             AffineKernel::Columns { wide: true, regs: out / self.dot_lanes, sparse }
-        } else if out % NARROW_DOT_LANES == 0 {
+        } else if out.is_multiple_of(NARROW_DOT_LANES) {
             AffineKernel::Columns { wide: self.dot_lanes == NARROW_DOT_LANES, regs: out / NARROW_DOT_LANES, sparse }
         } else {
             AffineKernel::Rows { wide: padded_inputs % (4 * self.dot_lanes) == 0 }

@@ -2,10 +2,10 @@
 //! any generated [`Network`] (feature `shakmaty`): the `nnue bench` command
 //! and the criterion benchmarks both run these.
 
-use crate::shakmaty::move_changes;
+use crate::shakmaty::{chess_from_fen, move_changes};
 use crate::{Color, FeatureList, MoveChanges, Network, Position};
 use shakmaty::uci::UciMove;
-use shakmaty::{fen::Fen, CastlingMode, Chess, Move, Position as _};
+use shakmaty::{Chess, Move, Position as _};
 use std::time::Instant;
 
 /// A position of `timing_moves.tsv` and its random non-king move.
@@ -25,12 +25,7 @@ pub fn parse_moves(tsv: &str) -> Result<Vec<BenchPosition>, String> {
         .map(|(i, line)| {
             let fields: Vec<&str> = line.split('\t').collect();
             let [fen, _, quiet] = fields[..] else { return Err(format!("line {}: expected 3 fields", i + 1)) };
-            let board: Chess = Fen::from_ascii(fen.as_bytes())
-                .map_err(|e| format!("line {}: {e}", i + 1))?
-                .into_position(CastlingMode::Standard)
-                .or_else(|e| e.ignore_invalid_castling_rights())
-                .or_else(|e| e.ignore_invalid_ep_square())
-                .map_err(|e| format!("line {}: {e}", i + 1))?;
+            let board = chess_from_fen(fen).map_err(|e| format!("line {}: {e}", i + 1))?;
             let quiet = match quiet {
                 "-" => None,
                 uci => Some(
@@ -157,12 +152,12 @@ impl<'n, N: Network> Bench<'n, N> {
                         let changes = move_changes(&p.board, m);
                         let moved = (op == Operation::MoveEval).then(|| {
                             let mut moved = p.board.clone();
-                            moved.play_unchecked(m.clone());
+                            moved.play_unchecked(*m);
                             moved
                         });
                         update(net, &p.board, &changes, before, after);
                         let value = net.evaluate_accumulator(after, stm.flip(), count - usize::from(m.is_capture())).value;
-                        drop(std::hint::black_box(moved));
+                        std::hint::black_box(moved);
                         value
                     })
                 }

@@ -68,12 +68,14 @@ pub trait AnyNetwork: Send + Sync {
     fn evaluate_board(&self, pos: &crate::Board) -> BucketValues;
 }
 
+/// Loads a net file for a backend.
+pub type Loader = fn(&[u8], crate::Isa) -> Result<Box<dyn AnyNetwork>, LoadError>;
+
 /// A compiled architecture that can load a net file into an [`AnyNetwork`].
 #[derive(Clone, Copy)]
 pub struct ArchEntry {
     pub info: &'static ArchInfo,
-    /// Loads a file for a backend.
-    pub load: fn(&[u8], crate::Isa) -> Result<Box<dyn AnyNetwork>, LoadError>,
+    pub load: Loader,
 }
 
 /// Finds the architecture whose version and header hash match `bytes`.

@@ -98,3 +98,21 @@ pub fn move_changes(pos: &shakmaty::Chess, m: &shakmaty::Move) -> crate::MoveCha
     }
     changes
 }
+
+/// Parses a FEN into a `Chess` position, accepting what Stockfish accepts:
+/// positions shakmaty deems impossible only for their castling rights,
+/// en-passant square, material or checks. A FEN without exactly one king a
+/// side is still an error.
+pub fn chess_from_fen(fen: &str) -> Result<shakmaty::Chess, String> {
+    use shakmaty::{fen::Fen, CastlingMode, PositionError};
+    // shakmaty's error holds the position; it is only inspected here.
+    #[allow(clippy::result_large_err)]
+    fn relax(e: PositionError<shakmaty::Chess>) -> Result<shakmaty::Chess, PositionError<shakmaty::Chess>> {
+        e.ignore_invalid_castling_rights()
+            .or_else(|e| e.ignore_invalid_ep_square())
+            .or_else(|e| e.ignore_too_much_material())
+            .or_else(|e| e.ignore_impossible_check())
+    }
+    let setup = Fen::from_ascii(fen.trim().as_bytes()).map_err(|e| e.to_string())?;
+    setup.into_position(CastlingMode::Standard).or_else(relax).map_err(|e| e.to_string())
+}

@@ -90,7 +90,7 @@ impl Rng {
     pub fn values<T: Int>(&mut self, n: usize, lo: i64, hi: i64) -> Vec<T> {
         (0..n)
             .map(|_| {
-                let v = if self.next_u64() % 2 == 0 { self.range(lo / 8, hi / 8) } else { self.range(lo, hi) };
+                let v = if self.next_u64().is_multiple_of(2) { self.range(lo / 8, hi / 8) } else { self.range(lo, hi) };
                 T::from_i64(v)
             })
             .collect()

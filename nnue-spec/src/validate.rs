@@ -179,7 +179,7 @@ impl Validator {
             }
         };
         self.transformer_broken = dims == 0;
-        if dims == 0 || dims % block != 0 {
+        if dims == 0 || !dims.is_multiple_of(block) {
             self.problem(
                 "transformer.dimensions",
                 format!("dimensions {dims} must be a positive multiple of {block} (SIMD register blocks{})",

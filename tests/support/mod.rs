@@ -80,15 +80,7 @@ impl Reference {
 
 /// A FEN as a board, through shakmaty (accepting what Stockfish accepts).
 pub fn board(fen: &str) -> nnue::runtime::Board {
-    use shakmaty::{fen::Fen, CastlingMode, Chess};
-    let chess: Chess = Fen::from_ascii(fen.as_bytes())
-        .unwrap_or_else(|e| panic!("{fen}: {e}"))
-        .into_position(CastlingMode::Standard)
-        .or_else(|e| e.ignore_invalid_castling_rights())
-        .or_else(|e| e.ignore_invalid_ep_square())
-        .or_else(|e| e.ignore_too_much_material())
-        .or_else(|e| e.ignore_impossible_check())
-        .unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let chess = nnue::runtime::shakmaty::chess_from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     nnue::runtime::Board::from_position(&chess).unwrap()
 }
 

@@ -23,7 +23,7 @@ pub unsafe fn accumulate<L: Lanes, const L1: usize, const TILE: usize, const B: 
     out: &mut [i16; L1],
     psqt_out: &mut [i32; B],
 ) {
-    const { assert!(TILE > 0 && L1 % (TILE * L::LANES) == 0) };
+    const { assert!(TILE > 0 && L1.is_multiple_of(TILE * L::LANES)) };
     let rows = weights.len() / L1;
     assert!(
         removed.iter().chain(added).all(|&f| (f as usize) < rows) && psqt_weights.len() >= rows * B,
@@ -64,7 +64,7 @@ fn accumulate_psqt<L: Lanes, const B: usize>(
     added: &[u32],
     out: &mut [i32; B],
 ) {
-    if B % 8 == 0 {
+    if B.is_multiple_of(8) {
         for block in (0..B).step_by(8) {
             // SAFETY: `block + 8 <= B` and every row `f` has B entries
             // (checked by the caller); the caller guarantees the instructions.

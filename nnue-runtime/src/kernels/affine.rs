@@ -83,7 +83,7 @@ const BIT_POSITIONS: [[u16; 8]; 256] = {
 #[inline(always)]
 unsafe fn nonzero_chunks<D: Dot, const CHUNKS: usize>(input: &[u8], out: &mut [u16; CHUNKS]) -> usize {
     let mut count = 0;
-    if CHUNKS % D::LANES == 0 && D::LANES % 8 == 0 {
+    if CHUNKS.is_multiple_of(D::LANES) && D::LANES % 8 == 0 {
         for block in (0..CHUNKS).step_by(D::LANES) {
             // SAFETY: `block + LANES <= CHUNKS`, so 4 * LANES bytes are readable.
             let mask = unsafe { D::nonzero_mask(input.as_ptr().add(4 * block)) };
@@ -121,7 +121,7 @@ pub unsafe fn affine_rows<D: Dot, const PADDED: usize, const OUT: usize>(
     input: &[u8; PADDED],
     out: &mut [i32; OUT],
 ) {
-    const { assert!(PADDED % (4 * D::LANES) == 0) };
+    const { assert!(PADDED.is_multiple_of(4 * D::LANES)) };
     assert_eq!(weights.len(), OUT * PADDED);
     for (o, sum) in out.iter_mut().enumerate() {
         // SAFETY: reads stay within row `o` and the input (both PADDED

@@ -15,7 +15,7 @@ pub unsafe fn transform_clip<L: Lanes, const L1: usize, const MAX: i16>(
     order: [usize; 2],
     out: &mut [u8],
 ) {
-    const { assert!(L1 % (2 * L::LANES) == 0) };
+    const { assert!(L1.is_multiple_of(2 * L::LANES)) };
     assert!(out.len() >= 2 * L1);
     for (p, &perspective) in order.iter().enumerate() {
         let src = acc[perspective].as_ptr();
