@@ -146,9 +146,9 @@ pub fn generate(arch: &Arch) -> TokenStream {
 
             /// Computes both perspectives' accumulators from scratch.
             pub fn refresh(&self, pos: &impl #rt::Position, accumulator: &mut Accumulator) {
-                for perspective in [#rt::Color::White, #rt::Color::Black] {
-                    let active = Self::active_features(pos, perspective);
-                    let p = perspective.index();
+                let mut active = [#rt::FeatureList::default(), #rt::FeatureList::default()];
+                <FeatureSet as #rt::FeatureSet>::active_features_both(pos, &mut active);
+                for (p, active) in active.iter().enumerate() {
                     self.accumulate(
                         &self.transformer.biases,
                         &[0; PSQT_BUCKETS],

@@ -4,6 +4,7 @@
 use crate::position::{Color, Piece, PieceKind, Position, Square};
 use shakmaty::Position as _;
 
+#[inline(always)]
 fn color(c: shakmaty::Color) -> Color {
     match c {
         shakmaty::Color::White => Color::White,
@@ -11,10 +12,12 @@ fn color(c: shakmaty::Color) -> Color {
     }
 }
 
+#[inline(always)]
 fn square(s: shakmaty::Square) -> Square {
     Square::new(u8::from(s)).expect("shakmaty squares are below 64")
 }
 
+#[inline(always)]
 fn kind(r: shakmaty::Role) -> PieceKind {
     match r {
         shakmaty::Role::Pawn => PieceKind::Pawn,

@@ -46,4 +46,17 @@ impl FeatureSet for HalfKAv2Hm {
         let bucket = PLANES * Self::king_bucket(perspective, king);
         pos.for_each_piece(|square, piece| out.push(plane(perspective, piece) + square.xor(orientation).index() + bucket));
     }
+
+    /// As the default, with orientations and king buckets computed once.
+    fn active_features_both(pos: &impl Position, out: &mut [FeatureList; 2]) {
+        let [white, black] = [Color::White, Color::Black].map(|p| {
+            let king = pos.king_square(p);
+            (Self::orientation(p, king), PLANES * Self::king_bucket(p, king))
+        });
+        let [white_out, black_out] = out;
+        pos.for_each_piece(|square, piece| {
+            white_out.push(plane(Color::White, piece) + square.xor(white.0).index() + white.1);
+            black_out.push(plane(Color::Black, piece) + square.xor(black.0).index() + black.1);
+        });
+    }
 }

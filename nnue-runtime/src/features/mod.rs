@@ -38,6 +38,19 @@ pub trait FeatureSet {
             }
         });
     }
+
+    /// Both perspectives' active features (indexed by [`Color::index`]), in
+    /// one walk over the pieces.
+    fn active_features_both(pos: &impl Position, out: &mut [FeatureList; 2]) {
+        let kings = [pos.king_square(Color::White), pos.king_square(Color::Black)];
+        pos.for_each_piece(|square, piece| {
+            for perspective in [Color::White, Color::Black] {
+                if let Some(index) = Self::index(perspective, kings[perspective.index()], square, piece) {
+                    out[perspective.index()].push(index);
+                }
+            }
+        });
+    }
 }
 
 /// Capacity of a [`FeatureList`]: every piece of a full board.
