@@ -30,25 +30,48 @@ pub unsafe fn affine_columns<
     // SAFETY (all blocks below): chunk indices are below CHUNKS, so input
     // reads stay below PADDED and weight reads below CHUNKS * OUT * 4; the
     // caller guarantees the instructions.
-    let mut regs: [D::S; REGS] = core::array::from_fn(|r| unsafe { D::load(biases.as_ptr().add(r * D::LANES)) });
-    let mut column = |i: usize| {
+    // `D::SETS` independent sets of output registers, chunk `j` of the work
+    // list going to set `j % SETS` (see [`Dot::SETS`]).
+    let mut sets: [[D::S; REGS]; 4] = core::array::from_fn(|set| {
+        core::array::from_fn(|r| unsafe {
+            if set == 0 { D::load(biases.as_ptr().add(r * D::LANES)) } else { D::zero() }
+        })
+    });
+    let column = |regs: &mut [D::S; REGS], i: usize| {
         let chunk = unsafe { x.add(4 * i).cast::<u32>().read_unaligned() };
         for (r, reg) in regs.iter_mut().enumerate() {
             *reg = unsafe { D::dot4(*reg, chunk, w.add((i * OUT + r * D::LANES) * 4)) };
         }
     };
-    if SPARSE {
-        let mut nonzero = [0u16; CHUNKS];
+    let mut nonzero = [0u16; CHUNKS];
+    let list: &[u16] = if SPARSE {
         // SAFETY: the caller guarantees the instructions.
         let count = unsafe { nonzero_chunks::<D, CHUNKS>(input, &mut nonzero) };
-        for &i in &nonzero[..count] {
-            column(i as usize);
-        }
+        &nonzero[..count]
     } else {
-        for i in 0..CHUNKS {
-            column(i);
+        nonzero = core::array::from_fn(|i| i as u16);
+        &nonzero
+    };
+    let regs = if D::SETS == 1 {
+        let [mut regs, ..] = sets;
+        for &i in list {
+            column(&mut regs, i as usize);
         }
-    }
+        regs
+    } else {
+        const { assert!(D::SETS == 1 || D::SETS == 4) };
+        let mut groups = list.chunks_exact(4);
+        for group in &mut groups {
+            for (set, &i) in sets.iter_mut().zip(group) {
+                column(set, i as usize);
+            }
+        }
+        for (set, &i) in sets.iter_mut().zip(groups.remainder()) {
+            column(set, i as usize);
+        }
+        let [first, rest @ ..] = sets;
+        rest.iter().fold(first, |acc, set| core::array::from_fn(|r| unsafe { D::add(acc[r], set[r]) }))
+    };
     for (r, reg) in regs.into_iter().enumerate() {
         unsafe { D::store(out.as_mut_ptr().add(r * D::LANES), reg) };
     }

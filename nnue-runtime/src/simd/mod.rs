@@ -77,6 +77,11 @@ pub unsafe trait Dot: Copy {
     /// A register of `LANES` i32.
     type S: Copy;
     const LANES: usize;
+    /// Independent sets of sum registers a column kernel should keep so that
+    /// consecutive dot products do not wait on each other: more than one when
+    /// the dot product accumulates in place with a multi-cycle latency (VNNI
+    /// `vpdpbusd`), one when the accumulation is a separate one-cycle add.
+    const SETS: usize;
 
     /// # Safety
     /// The CPU supports the ISA.
@@ -87,6 +92,10 @@ pub unsafe trait Dot: Copy {
     /// # Safety
     /// `p` is valid for `LANES` writes; the CPU supports the ISA.
     unsafe fn store(p: *mut i32, v: Self::S);
+    /// Lane-wise wrapping addition.
+    /// # Safety
+    /// The CPU supports the ISA.
+    unsafe fn add(a: Self::S, b: Self::S) -> Self::S;
     /// `acc[l] + sum_k x[k] * w[4l + k]`: four input bytes against one
     /// four-byte group of weights per lane. Inputs must be at most 127 (so
     /// that the non-VNNI sequence cannot saturate).

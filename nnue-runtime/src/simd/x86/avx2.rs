@@ -112,6 +112,7 @@ pub(super) unsafe fn nonzero_mask256(p: *const u8) -> u32 {
 unsafe impl Dot for Avx2Dot {
     type S = __m256i;
     const LANES: usize = 8;
+    const SETS: usize = 1;
 
     #[inline(always)]
     unsafe fn zero() -> __m256i {
@@ -127,6 +128,11 @@ unsafe impl Dot for Avx2Dot {
     unsafe fn store(p: *mut i32, v: __m256i) {
         // SAFETY: the caller guarantees 8 writable lanes and AVX2.
         unsafe { _mm256_storeu_si256(p.cast(), v) }
+    }
+    #[inline(always)]
+    unsafe fn add(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: the caller guarantees the instructions.
+        unsafe { _mm256_add_epi32(a, b) }
     }
     #[inline(always)]
     unsafe fn dot4(acc: __m256i, x: u32, w: *const i8) -> __m256i {

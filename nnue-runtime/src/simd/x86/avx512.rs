@@ -107,6 +107,7 @@ pub(super) unsafe fn nonzero_mask512(p: *const u8) -> u32 {
 unsafe impl Dot for Avx512Dot {
     type S = __m512i;
     const LANES: usize = 16;
+    const SETS: usize = 1;
 
     #[inline(always)]
     unsafe fn zero() -> __m512i {
@@ -122,6 +123,11 @@ unsafe impl Dot for Avx512Dot {
     unsafe fn store(p: *mut i32, v: __m512i) {
         // SAFETY: the caller guarantees 16 writable lanes and AVX-512F.
         unsafe { _mm512_storeu_si512(p.cast(), v) }
+    }
+    #[inline(always)]
+    unsafe fn add(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: the caller guarantees the instructions.
+        unsafe { _mm512_add_epi32(a, b) }
     }
     #[inline(always)]
     unsafe fn dot4(acc: __m512i, x: u32, w: *const i8) -> __m512i {

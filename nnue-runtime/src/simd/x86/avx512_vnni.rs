@@ -14,6 +14,7 @@ pub struct Avx512VnniDot;
 unsafe impl Dot for Avx512VnniDot {
     type S = __m512i;
     const LANES: usize = 16;
+    const SETS: usize = 4;
 
     #[inline(always)]
     unsafe fn zero() -> __m512i {
@@ -29,6 +30,11 @@ unsafe impl Dot for Avx512VnniDot {
     unsafe fn store(p: *mut i32, v: __m512i) {
         // SAFETY: the caller guarantees 16 writable lanes and AVX-512F.
         unsafe { _mm512_storeu_si512(p.cast(), v) }
+    }
+    #[inline(always)]
+    unsafe fn add(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: the caller guarantees the instructions.
+        unsafe { _mm512_add_epi32(a, b) }
     }
     #[inline(always)]
     unsafe fn dot4(acc: __m512i, x: u32, w: *const i8) -> __m512i {
@@ -60,6 +66,7 @@ pub struct Avx512VnniDot256;
 unsafe impl Dot for Avx512VnniDot256 {
     type S = __m256i;
     const LANES: usize = 8;
+    const SETS: usize = 4;
 
     #[inline(always)]
     unsafe fn zero() -> __m256i {
@@ -75,6 +82,11 @@ unsafe impl Dot for Avx512VnniDot256 {
     unsafe fn store(p: *mut i32, v: __m256i) {
         // SAFETY: the caller guarantees 8 writable lanes and AVX2.
         unsafe { _mm256_storeu_si256(p.cast(), v) }
+    }
+    #[inline(always)]
+    unsafe fn add(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: the caller guarantees the instructions.
+        unsafe { _mm256_add_epi32(a, b) }
     }
     #[inline(always)]
     unsafe fn dot4(acc: __m256i, x: u32, w: *const i8) -> __m256i {

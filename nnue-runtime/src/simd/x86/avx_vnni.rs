@@ -12,6 +12,7 @@ pub struct AvxVnniDot;
 unsafe impl Dot for AvxVnniDot {
     type S = __m256i;
     const LANES: usize = 8;
+    const SETS: usize = 4;
 
     #[inline(always)]
     unsafe fn zero() -> __m256i {
@@ -27,6 +28,11 @@ unsafe impl Dot for AvxVnniDot {
     unsafe fn store(p: *mut i32, v: __m256i) {
         // SAFETY: the caller guarantees 8 writable lanes and AVX2.
         unsafe { _mm256_storeu_si256(p.cast(), v) }
+    }
+    #[inline(always)]
+    unsafe fn add(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: the caller guarantees the instructions.
+        unsafe { _mm256_add_epi32(a, b) }
     }
     #[inline(always)]
     unsafe fn dot4(acc: __m256i, x: u32, w: *const i8) -> __m256i {
