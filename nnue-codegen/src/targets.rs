@@ -89,7 +89,10 @@ pub fn transform_call(arch: &Arch) -> TokenStream {
         TransformerOutput::Pairwise { max, divisor } => {
             let shift = i64::from(divisor.trailing_zeros());
             let max16 = lit(i64::from(max));
-            if shift <= 16 && i64::from(max) << (16 - shift) < 1 << 16 {
+            if shift <= 16 && i64::from(max) << (16 - shift) < 1 << 15 {
+                let shl = lit(16 - shift);
+                quote!(cpu.transform_pairwise_mulhi_signed::<L1, #max16, #shl>(&accumulator.values, order, output))
+            } else if shift <= 16 && i64::from(max) << (16 - shift) < 1 << 16 {
                 let shl = lit(16 - shift);
                 quote!(cpu.transform_pairwise_mulhi::<L1, #max16, #shl>(&accumulator.values, order, output))
             } else {

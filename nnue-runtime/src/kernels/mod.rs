@@ -16,4 +16,4 @@ mod transform;
 
 pub use accumulate::accumulate;
 pub use affine::{affine_columns, affine_rows};
-pub use transform::{transform_clip, transform_pairwise_mulhi, transform_pairwise_mullo};
+pub use transform::{transform_clip, transform_pairwise_mulhi, transform_pairwise_mulhi_signed, transform_pairwise_mullo};

@@ -41,6 +41,14 @@ pub unsafe trait Lanes: Copy {
     /// # Safety
     /// The CPU supports the ISA.
     unsafe fn clamp(v: Self::V, max: i16) -> Self::V;
+    /// `min(v, max)` lane-wise.
+    /// # Safety
+    /// The CPU supports the ISA.
+    unsafe fn min(v: Self::V, max: i16) -> Self::V;
+    /// `(a << SHL) * b >> 16` as signed 16-bit lanes.
+    /// # Safety
+    /// The CPU supports the ISA.
+    unsafe fn mulhi_signed_shifted<const SHL: i32>(a: Self::V, b: Self::V) -> Self::V;
     /// `(a << SHL) * b >> 16` as unsigned 16-bit lanes.
     /// # Safety
     /// The CPU supports the ISA.

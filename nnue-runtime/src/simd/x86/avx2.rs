@@ -40,6 +40,16 @@ unsafe impl Lanes for Avx2Lanes {
         unsafe { _mm256_max_epi16(_mm256_min_epi16(v, _mm256_set1_epi16(max)), _mm256_setzero_si256()) }
     }
     #[inline(always)]
+    unsafe fn min(v: __m256i, max: i16) -> __m256i {
+        // SAFETY: the caller guarantees AVX2.
+        unsafe { _mm256_min_epi16(v, _mm256_set1_epi16(max)) }
+    }
+    #[inline(always)]
+    unsafe fn mulhi_signed_shifted<const SHL: i32>(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: the caller guarantees AVX2.
+        unsafe { _mm256_mulhi_epi16(_mm256_slli_epi16::<SHL>(a), b) }
+    }
+    #[inline(always)]
     unsafe fn mulhi_shifted<const SHL: i32>(a: __m256i, b: __m256i) -> __m256i {
         // SAFETY: the caller guarantees AVX2.
         unsafe { _mm256_mulhi_epu16(_mm256_slli_epi16::<SHL>(a), b) }

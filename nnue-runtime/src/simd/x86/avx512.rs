@@ -40,6 +40,16 @@ unsafe impl Lanes for Avx512Lanes {
         unsafe { _mm512_max_epi16(_mm512_min_epi16(v, _mm512_set1_epi16(max)), _mm512_setzero_si512()) }
     }
     #[inline(always)]
+    unsafe fn min(v: __m512i, max: i16) -> __m512i {
+        // SAFETY: the caller guarantees AVX-512BW.
+        unsafe { _mm512_min_epi16(v, _mm512_set1_epi16(max)) }
+    }
+    #[inline(always)]
+    unsafe fn mulhi_signed_shifted<const SHL: i32>(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: the caller guarantees AVX-512BW.
+        unsafe { _mm512_mulhi_epi16(_mm512_sll_epi16(a, _mm_cvtsi32_si128(SHL)), b) }
+    }
+    #[inline(always)]
     unsafe fn mulhi_shifted<const SHL: i32>(a: __m512i, b: __m512i) -> __m512i {
         // SAFETY: the caller guarantees AVX-512BW.
         unsafe { _mm512_mulhi_epu16(_mm512_sll_epi16(a, _mm_cvtsi32_si128(SHL)), b) }

@@ -109,6 +109,28 @@ macro_rules! backend {
                 unsafe { run::<L1, MAX, SHL>(acc, order, out) }
             }
 
+            /// [`kernels::transform_pairwise_mulhi_signed`] with this ISA's registers.
+            pub fn transform_pairwise_mulhi_signed<const L1: usize, const MAX: i16, const SHL: i32>(
+                self,
+                acc: &[[i16; L1]; 2],
+                order: [usize; 2],
+                out: &mut [u8],
+            ) {
+                /// # Safety
+                /// The CPU supports the token's instruction set.
+                #[target_feature(enable = $features)]
+                unsafe fn run<const L1: usize, const MAX: i16, const SHL: i32>(
+                    acc: &[[i16; L1]; 2],
+                    order: [usize; 2],
+                    out: &mut [u8],
+                ) {
+                    // SAFETY: this function's target features are enabled.
+                    unsafe { kernels::transform_pairwise_mulhi_signed::<$lanes, L1, MAX, SHL>(acc, order, out) }
+                }
+                // SAFETY: the token exists only if the CPU supports the ISA.
+                unsafe { run::<L1, MAX, SHL>(acc, order, out) }
+            }
+
             /// [`kernels::transform_pairwise_mullo`] with this ISA's registers.
             pub fn transform_pairwise_mullo<const L1: usize, const MAX: i16, const SHR: i32>(
                 self,
