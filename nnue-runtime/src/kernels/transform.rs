@@ -33,7 +33,7 @@ pub unsafe fn transform_clip<L: Lanes, const L1: usize, const MAX: i16>(
 }
 
 macro_rules! pairwise {
-    ($(#[$doc:meta])* $name:ident, $shift:ident, $product:ident) => {
+    ($(#[$doc:meta])* $name:ident, $shift:ident, $product:ident, $clamp_b:ident, $requires:expr) => {
         $(#[$doc])*
         ///
         /// # Safety
@@ -44,7 +44,7 @@ macro_rules! pairwise {
             order: [usize; 2],
             out: &mut [u8],
         ) {
-            const { assert!((L1 / 2) % (2 * L::LANES) == 0) };
+            const { assert!((L1 / 2) % (2 * L::LANES) == 0 && $requires(MAX as i64, $shift as i64)) };
             let half = L1 / 2;
             assert!(out.len() >= L1);
             for (p, &perspective) in order.iter().enumerate() {
@@ -56,8 +56,8 @@ macro_rules! pairwise {
                     for j in (0..half).step_by(2 * L::LANES) {
                         let a0 = L::clamp(L::load(src.add(j)), MAX);
                         let a1 = L::clamp(L::load(src.add(j + L::LANES)), MAX);
-                        let b0 = L::clamp(L::load(src.add(half + j)), MAX);
-                        let b1 = L::clamp(L::load(src.add(half + j + L::LANES)), MAX);
+                        let b0 = L::$clamp_b(L::load(src.add(half + j)), MAX);
+                        let b1 = L::$clamp_b(L::load(src.add(half + j + L::LANES)), MAX);
                         L::pack_store(dst.add(j), L::$product::<$shift>(a0, b0), L::$product::<$shift>(a1, b1));
                     }
                 }
@@ -66,48 +66,34 @@ macro_rules! pairwise {
     };
 }
 
+const fn mulhi_exact(max: i64, shl: i64) -> bool {
+    max << shl < 1 << 16
+}
+
+const fn mulhi_signed_exact(max: i64, shl: i64) -> bool {
+    max << shl < 1 << 15
+}
+
+const fn mullo_exact(max: i64, _shr: i64) -> bool {
+    max * max < 1 << 16
+}
+
 pairwise!(
     /// `out[p * L1/2 + j] = clamp(a) * clamp(b) / 2^(16 - SHL)` with `a`, `b`
-    /// lane `j` of the two halves, as `((a << SHL) * b) >> 16` (requires
-    /// `MAX << SHL < 2^16`).
-    transform_pairwise_mulhi, SHL, mulhi_shifted
+    /// lane `j` of the two halves, as `((a << SHL) * b) >> 16` on unsigned
+    /// lanes (requires `MAX << SHL < 2^16`).
+    transform_pairwise_mulhi, SHL, mulhi_shifted, clamp, mulhi_exact
+);
+pairwise!(
+    /// As [`transform_pairwise_mulhi`], clamping `b` only from above: with
+    /// `MAX << SHL < 2^15` the signed high product of `a << SHL >= 0` and a
+    /// negative `b` is negative, which the unsigned pack turns into 0, the
+    /// value `clamp(b, 0, MAX) = 0` would give. One instruction fewer per
+    /// register.
+    transform_pairwise_mulhi_signed, SHL, mulhi_signed_shifted, min, mulhi_signed_exact
 );
 pairwise!(
     /// `out[p * L1/2 + j] = clamp(a) * clamp(b) >> SHR` (requires
     /// `MAX * MAX < 2^16`).
-    transform_pairwise_mullo, SHR, mullo_shifted
+    transform_pairwise_mullo, SHR, mullo_shifted, clamp, mullo_exact
 );
-
-/// As [`transform_pairwise_mulhi`], clamping `b` only from above: with
-/// `MAX << SHL < 2^15` the signed high product of `a << SHL >= 0` and a
-/// negative `b` is negative, which the unsigned pack turns into 0, the
-/// value `clamp(b, 0, MAX) = 0` would give. One instruction fewer per
-/// register.
-///
-/// # Safety
-/// The CPU supports `L`'s instructions.
-#[inline(always)]
-pub unsafe fn transform_pairwise_mulhi_signed<L: Lanes, const L1: usize, const MAX: i16, const SHL: i32>(
-    acc: &[[i16; L1]; 2],
-    order: [usize; 2],
-    out: &mut [u8],
-) {
-    const { assert!((L1 / 2) % (2 * L::LANES) == 0 && ((MAX as i32) << SHL) < 1 << 15) };
-    let half = L1 / 2;
-    assert!(out.len() >= L1);
-    for (p, &perspective) in order.iter().enumerate() {
-        let src = acc[perspective].as_ptr();
-        // SAFETY: reads stay below L1 and writes below L1 (checked); the
-        // caller guarantees the instructions.
-        unsafe {
-            let dst = out.as_mut_ptr().add(p * half);
-            for j in (0..half).step_by(2 * L::LANES) {
-                let a0 = L::clamp(L::load(src.add(j)), MAX);
-                let a1 = L::clamp(L::load(src.add(j + L::LANES)), MAX);
-                let b0 = L::min(L::load(src.add(half + j)), MAX);
-                let b1 = L::min(L::load(src.add(half + j + L::LANES)), MAX);
-                L::pack_store(dst.add(j), L::mulhi_signed_shifted::<SHL>(a0, b0), L::mulhi_signed_shifted::<SHL>(a1, b1));
-            }
-        }
-    }
-}

@@ -120,30 +120,9 @@ pub(super) unsafe fn nonzero_mask256(p: *const u8) -> u32 {
 
 // SAFETY: every method uses AVX2 instructions only; callers guarantee AVX2.
 unsafe impl Dot for Avx2Dot {
-    type S = __m256i;
-    const LANES: usize = 8;
+    dot_registers!(256);
     const SETS: usize = 1;
 
-    #[inline(always)]
-    unsafe fn zero() -> __m256i {
-        // SAFETY: the caller guarantees AVX2.
-        unsafe { _mm256_setzero_si256() }
-    }
-    #[inline(always)]
-    unsafe fn load(p: *const i32) -> __m256i {
-        // SAFETY: the caller guarantees 8 readable lanes and AVX2.
-        unsafe { _mm256_loadu_si256(p.cast()) }
-    }
-    #[inline(always)]
-    unsafe fn store(p: *mut i32, v: __m256i) {
-        // SAFETY: the caller guarantees 8 writable lanes and AVX2.
-        unsafe { _mm256_storeu_si256(p.cast(), v) }
-    }
-    #[inline(always)]
-    unsafe fn add(a: __m256i, b: __m256i) -> __m256i {
-        // SAFETY: the caller guarantees the instructions.
-        unsafe { _mm256_add_epi32(a, b) }
-    }
     #[inline(always)]
     unsafe fn dot4(acc: __m256i, x: u32, w: *const i8) -> __m256i {
         // SAFETY: the caller guarantees 32 readable weight bytes and AVX2.
@@ -160,15 +139,5 @@ unsafe impl Dot for Avx2Dot {
             let products = _mm256_maddubs_epi16(_mm256_loadu_si256(x.cast()), _mm256_loadu_si256(w.cast()));
             _mm256_add_epi32(acc, _mm256_madd_epi16(products, _mm256_set1_epi16(1)))
         }
-    }
-    #[inline(always)]
-    unsafe fn hsum(v: __m256i) -> i32 {
-        // SAFETY: the caller guarantees AVX2.
-        unsafe { hsum256(v) }
-    }
-    #[inline(always)]
-    unsafe fn nonzero_mask(p: *const u8) -> u32 {
-        // SAFETY: the caller guarantees 32 readable bytes and AVX2.
-        unsafe { nonzero_mask256(p) }
     }
 }

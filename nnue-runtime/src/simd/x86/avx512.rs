@@ -90,55 +90,11 @@ unsafe impl Lanes for Avx512Lanes {
 #[derive(Clone, Copy)]
 pub struct Avx512Dot;
 
-/// Horizontal sum of sixteen i32 lanes.
-///
-/// # Safety
-/// The CPU supports AVX-512F.
-#[inline(always)]
-pub(super) unsafe fn hsum512(v: __m512i) -> i32 {
-    // SAFETY: the caller guarantees AVX-512F.
-    unsafe { _mm512_reduce_add_epi32(v) }
-}
-
-/// Bit `l` set when i32 lane `l` of the 64 bytes at `p` is not zero.
-///
-/// # Safety
-/// `p` is valid for 64 reads; the CPU supports AVX-512F.
-#[inline(always)]
-pub(super) unsafe fn nonzero_mask512(p: *const u8) -> u32 {
-    // SAFETY: the caller guarantees 64 readable bytes and AVX-512F.
-    unsafe {
-        let v = _mm512_loadu_si512(p.cast());
-        u32::from(_mm512_test_epi32_mask(v, v))
-    }
-}
-
 // SAFETY: every method uses AVX-512 F/BW only; callers guarantee them.
 unsafe impl Dot for Avx512Dot {
-    type S = __m512i;
-    const LANES: usize = 16;
+    dot_registers!(512);
     const SETS: usize = 1;
 
-    #[inline(always)]
-    unsafe fn zero() -> __m512i {
-        // SAFETY: the caller guarantees AVX-512F.
-        unsafe { _mm512_setzero_si512() }
-    }
-    #[inline(always)]
-    unsafe fn load(p: *const i32) -> __m512i {
-        // SAFETY: the caller guarantees 16 readable lanes and AVX-512F.
-        unsafe { _mm512_loadu_si512(p.cast()) }
-    }
-    #[inline(always)]
-    unsafe fn store(p: *mut i32, v: __m512i) {
-        // SAFETY: the caller guarantees 16 writable lanes and AVX-512F.
-        unsafe { _mm512_storeu_si512(p.cast(), v) }
-    }
-    #[inline(always)]
-    unsafe fn add(a: __m512i, b: __m512i) -> __m512i {
-        // SAFETY: the caller guarantees the instructions.
-        unsafe { _mm512_add_epi32(a, b) }
-    }
     #[inline(always)]
     unsafe fn dot4(acc: __m512i, x: u32, w: *const i8) -> __m512i {
         // SAFETY: the caller guarantees 64 readable weight bytes and AVX-512BW.
@@ -155,15 +111,5 @@ unsafe impl Dot for Avx512Dot {
             let products = _mm512_maddubs_epi16(_mm512_loadu_si512(x.cast()), _mm512_loadu_si512(w.cast()));
             _mm512_add_epi32(acc, _mm512_madd_epi16(products, _mm512_set1_epi16(1)))
         }
-    }
-    #[inline(always)]
-    unsafe fn hsum(v: __m512i) -> i32 {
-        // SAFETY: the caller guarantees AVX-512F.
-        unsafe { hsum512(v) }
-    }
-    #[inline(always)]
-    unsafe fn nonzero_mask(p: *const u8) -> u32 {
-        // SAFETY: the caller guarantees 64 readable bytes and AVX-512F.
-        unsafe { nonzero_mask512(p) }
     }
 }

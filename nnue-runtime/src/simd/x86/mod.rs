@@ -4,6 +4,82 @@
 //! instantiated for its vector types inside a `#[target_feature]` function.
 //! Generated code calls these methods and holds no `unsafe` itself.
 
+/// The methods of a [`crate::simd::Dot`] implementation that depend only on
+/// the register width (`256` or `512`): everything but the dot products.
+macro_rules! dot_registers {
+    (256) => {
+        type S = __m256i;
+        const LANES: usize = 8;
+        #[inline(always)]
+        unsafe fn zero() -> __m256i {
+            // SAFETY: the caller guarantees AVX2.
+            unsafe { _mm256_setzero_si256() }
+        }
+        #[inline(always)]
+        unsafe fn load(p: *const i32) -> __m256i {
+            // SAFETY: the caller guarantees 8 readable lanes and AVX2.
+            unsafe { _mm256_loadu_si256(p.cast()) }
+        }
+        #[inline(always)]
+        unsafe fn store(p: *mut i32, v: __m256i) {
+            // SAFETY: the caller guarantees 8 writable lanes and AVX2.
+            unsafe { _mm256_storeu_si256(p.cast(), v) }
+        }
+        #[inline(always)]
+        unsafe fn add(a: __m256i, b: __m256i) -> __m256i {
+            // SAFETY: the caller guarantees AVX2.
+            unsafe { _mm256_add_epi32(a, b) }
+        }
+        #[inline(always)]
+        unsafe fn hsum(v: __m256i) -> i32 {
+            // SAFETY: the caller guarantees AVX2.
+            unsafe { $crate::simd::x86::avx2::hsum256(v) }
+        }
+        #[inline(always)]
+        unsafe fn nonzero_mask(p: *const u8) -> u32 {
+            // SAFETY: the caller guarantees 32 readable bytes and AVX2.
+            unsafe { $crate::simd::x86::avx2::nonzero_mask256(p) }
+        }
+    };
+    (512) => {
+        type S = __m512i;
+        const LANES: usize = 16;
+        #[inline(always)]
+        unsafe fn zero() -> __m512i {
+            // SAFETY: the caller guarantees AVX-512F.
+            unsafe { _mm512_setzero_si512() }
+        }
+        #[inline(always)]
+        unsafe fn load(p: *const i32) -> __m512i {
+            // SAFETY: the caller guarantees 16 readable lanes and AVX-512F.
+            unsafe { _mm512_loadu_si512(p.cast()) }
+        }
+        #[inline(always)]
+        unsafe fn store(p: *mut i32, v: __m512i) {
+            // SAFETY: the caller guarantees 16 writable lanes and AVX-512F.
+            unsafe { _mm512_storeu_si512(p.cast(), v) }
+        }
+        #[inline(always)]
+        unsafe fn add(a: __m512i, b: __m512i) -> __m512i {
+            // SAFETY: the caller guarantees AVX-512F.
+            unsafe { _mm512_add_epi32(a, b) }
+        }
+        #[inline(always)]
+        unsafe fn hsum(v: __m512i) -> i32 {
+            // SAFETY: the caller guarantees AVX-512F.
+            unsafe { _mm512_reduce_add_epi32(v) }
+        }
+        #[inline(always)]
+        unsafe fn nonzero_mask(p: *const u8) -> u32 {
+            // SAFETY: the caller guarantees 64 readable bytes and AVX-512F.
+            unsafe {
+                let v = _mm512_loadu_si512(p.cast());
+                u32::from(_mm512_test_epi32_mask(v, v))
+            }
+        }
+    };
+}
+
 mod activation;
 mod avx2;
 mod avx512;
@@ -87,74 +163,37 @@ macro_rules! backend {
                 unsafe { run::<L1, MAX>(acc, order, out) }
             }
 
-            /// [`kernels::transform_pairwise_mulhi`] with this ISA's registers.
-            pub fn transform_pairwise_mulhi<const L1: usize, const MAX: i16, const SHL: i32>(
-                self,
-                acc: &[[i16; L1]; 2],
-                order: [usize; 2],
-                out: &mut [u8],
-            ) {
-                /// # Safety
-                /// The CPU supports the token's instruction set.
-                #[target_feature(enable = $features)]
-                unsafe fn run<const L1: usize, const MAX: i16, const SHL: i32>(
-                    acc: &[[i16; L1]; 2],
-                    order: [usize; 2],
-                    out: &mut [u8],
-                ) {
-                    // SAFETY: this function's target features are enabled.
-                    unsafe { kernels::transform_pairwise_mulhi::<$lanes, L1, MAX, SHL>(acc, order, out) }
-                }
-                // SAFETY: the token exists only if the CPU supports the ISA.
-                unsafe { run::<L1, MAX, SHL>(acc, order, out) }
-            }
-
-            /// [`kernels::transform_pairwise_mulhi_signed`] with this ISA's registers.
-            pub fn transform_pairwise_mulhi_signed<const L1: usize, const MAX: i16, const SHL: i32>(
-                self,
-                acc: &[[i16; L1]; 2],
-                order: [usize; 2],
-                out: &mut [u8],
-            ) {
-                /// # Safety
-                /// The CPU supports the token's instruction set.
-                #[target_feature(enable = $features)]
-                unsafe fn run<const L1: usize, const MAX: i16, const SHL: i32>(
-                    acc: &[[i16; L1]; 2],
-                    order: [usize; 2],
-                    out: &mut [u8],
-                ) {
-                    // SAFETY: this function's target features are enabled.
-                    unsafe { kernels::transform_pairwise_mulhi_signed::<$lanes, L1, MAX, SHL>(acc, order, out) }
-                }
-                // SAFETY: the token exists only if the CPU supports the ISA.
-                unsafe { run::<L1, MAX, SHL>(acc, order, out) }
-            }
-
-            /// [`kernels::transform_pairwise_mullo`] with this ISA's registers.
-            pub fn transform_pairwise_mullo<const L1: usize, const MAX: i16, const SHR: i32>(
-                self,
-                acc: &[[i16; L1]; 2],
-                order: [usize; 2],
-                out: &mut [u8],
-            ) {
-                /// # Safety
-                /// The CPU supports the token's instruction set.
-                #[target_feature(enable = $features)]
-                unsafe fn run<const L1: usize, const MAX: i16, const SHR: i32>(
-                    acc: &[[i16; L1]; 2],
-                    order: [usize; 2],
-                    out: &mut [u8],
-                ) {
-                    // SAFETY: this function's target features are enabled.
-                    unsafe { kernels::transform_pairwise_mullo::<$lanes, L1, MAX, SHR>(acc, order, out) }
-                }
-                // SAFETY: the token exists only if the CPU supports the ISA.
-                unsafe { run::<L1, MAX, SHR>(acc, order, out) }
-            }
+            backend!(@pairwise $features, $lanes, transform_pairwise_mulhi, SHL);
+            backend!(@pairwise $features, $lanes, transform_pairwise_mulhi_signed, SHL);
+            backend!(@pairwise $features, $lanes, transform_pairwise_mullo, SHR);
 
             backend!(@affine $features, affine_columns, affine_rows, $dot);
             backend!(@affine $features, affine_columns_256, affine_rows_256, $dot256);
+        }
+    };
+
+    (@pairwise $features:literal, $lanes:ty, $kernel:ident, $shift:ident) => {
+        /// The pairwise transformer kernel of the same name, with this ISA's
+        /// registers.
+        pub fn $kernel<const L1: usize, const MAX: i16, const $shift: i32>(
+            self,
+            acc: &[[i16; L1]; 2],
+            order: [usize; 2],
+            out: &mut [u8],
+        ) {
+            /// # Safety
+            /// The CPU supports the token's instruction set.
+            #[target_feature(enable = $features)]
+            unsafe fn run<const L1: usize, const MAX: i16, const $shift: i32>(
+                acc: &[[i16; L1]; 2],
+                order: [usize; 2],
+                out: &mut [u8],
+            ) {
+                // SAFETY: this function's target features are enabled.
+                unsafe { kernels::$kernel::<$lanes, L1, MAX, $shift>(acc, order, out) }
+            }
+            // SAFETY: the token exists only if the CPU supports the ISA.
+            unsafe { run::<L1, MAX, $shift>(acc, order, out) }
         }
     };
 
