@@ -32,23 +32,28 @@ pub unsafe fn accumulate<L: Lanes, const L1: usize, const TILE: usize, const B: 
     let w = weights.as_ptr();
     for tile in 0..L1 / (TILE * L::LANES) {
         let offset = tile * TILE * L::LANES;
-        // SAFETY (all blocks below): offsets stay below L1 within rows that
-        // exist (checked above); the caller guarantees the instructions.
+        // Offsets stay below L1 within rows that exist (checked above).
         let mut regs: [L::V; TILE] =
+            // SAFETY: `offset + (r + 1) * LANES <= L1`; the caller guarantees the instructions.
             core::array::from_fn(|r| unsafe { L::load(base.as_ptr().add(offset + r * L::LANES)) });
         for &f in removed {
+            // SAFETY: row `f` exists (checked above) and `offset < L1`.
             let row = unsafe { w.add(f as usize * L1 + offset) };
             for (r, reg) in regs.iter_mut().enumerate() {
+                // SAFETY: within row `f`; the caller guarantees the instructions.
                 *reg = unsafe { L::sub(*reg, L::load(row.add(r * L::LANES))) };
             }
         }
         for &f in added {
+            // SAFETY: row `f` exists (checked above) and `offset < L1`.
             let row = unsafe { w.add(f as usize * L1 + offset) };
             for (r, reg) in regs.iter_mut().enumerate() {
+                // SAFETY: within row `f`; the caller guarantees the instructions.
                 *reg = unsafe { L::add(*reg, L::load(row.add(r * L::LANES))) };
             }
         }
         for (r, reg) in regs.into_iter().enumerate() {
+            // SAFETY: `offset + (r + 1) * LANES <= L1`; the caller guarantees the instructions.
             unsafe { L::store(out.as_mut_ptr().add(offset + r * L::LANES), reg) };
         }
     }

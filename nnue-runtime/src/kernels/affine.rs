@@ -27,19 +27,22 @@ pub unsafe fn affine_columns<
     const { assert!(PADDED == 4 * CHUNKS && OUT == REGS * D::LANES) };
     assert_eq!(weights.len(), CHUNKS * OUT * 4);
     let (x, w) = (input.as_ptr(), weights.as_ptr());
-    // SAFETY (all blocks below): chunk indices are below CHUNKS, so input
-    // reads stay below PADDED and weight reads below CHUNKS * OUT * 4; the
-    // caller guarantees the instructions.
+    // Chunk indices are below CHUNKS, so input reads stay below PADDED and
+    // weight reads below CHUNKS * OUT * 4.
     // `D::SETS` independent sets of output registers, chunk `j` of the work
     // list going to set `j % SETS` (see [`Dot::SETS`]).
     let mut sets: [[D::S; REGS]; 4] = core::array::from_fn(|set| {
+        // SAFETY: `(r + 1) * LANES <= OUT`; the caller guarantees the instructions.
         core::array::from_fn(|r| unsafe {
             if set == 0 { D::load(biases.as_ptr().add(r * D::LANES)) } else { D::zero() }
         })
     });
     let column = |regs: &mut [D::S; REGS], i: usize| {
+        // SAFETY: `4 * i + 4 <= PADDED`.
         let chunk = unsafe { x.add(4 * i).cast::<u32>().read_unaligned() };
         for (r, reg) in regs.iter_mut().enumerate() {
+            // SAFETY: column `i`, registers `r`: below CHUNKS * OUT * 4; the
+            // caller guarantees the instructions.
             *reg = unsafe { D::dot4(*reg, chunk, w.add((i * OUT + r * D::LANES) * 4)) };
         }
     };
@@ -70,9 +73,11 @@ pub unsafe fn affine_columns<
             column(set, i as usize);
         }
         let [first, rest @ ..] = sets;
+        // SAFETY: the caller guarantees the instructions.
         rest.iter().fold(first, |acc, set| core::array::from_fn(|r| unsafe { D::add(acc[r], set[r]) }))
     };
     for (r, reg) in regs.into_iter().enumerate() {
+        // SAFETY: `(r + 1) * LANES <= OUT`; the caller guarantees the instructions.
         unsafe { D::store(out.as_mut_ptr().add(r * D::LANES), reg) };
     }
 }
