@@ -2,7 +2,7 @@
 //! commands search by header hash.
 
 use nnue::nnue;
-use nnue::runtime::{identify, AnyNetwork, ArchEntry, Isa, LoadError};
+use nnue::runtime::{candidates, AnyNetwork, ArchEntry, Isa, LoadError};
 
 nnue!(include "sfnnv1.ron");
 nnue!(include "sfnnv2.ron");
@@ -38,10 +38,9 @@ pub const ARCHITECTURES: &[ArchEntry] = &[
 /// wider one's trained weights as padding), and on a tie the first listed.
 /// Fails with the first candidate's error if none reads the file.
 pub fn load(bytes: &[u8], isa: Isa) -> Result<Box<dyn AnyNetwork>, LoadError> {
-    let first = identify(ARCHITECTURES, bytes)?;
     let mut best: Option<Box<dyn AnyNetwork>> = None;
     let mut first_error = None;
-    for entry in ARCHITECTURES.iter().filter(|e| e.info.version == first.info.version && e.info.header_hash == first.info.header_hash) {
+    for entry in candidates(ARCHITECTURES, bytes)? {
         match (entry.load)(bytes, isa) {
             Ok(net) if best.as_ref().is_none_or(|b| net.nonzero_padding() < b.nonzero_padding()) => best = Some(net),
             Ok(_) => {}
@@ -50,7 +49,7 @@ pub fn load(bytes: &[u8], isa: Isa) -> Result<Box<dyn AnyNetwork>, LoadError> {
             }
         }
     }
-    best.ok_or_else(|| first_error.expect("identify found at least one candidate"))
+    best.ok_or_else(|| first_error.expect("candidates returns at least one entry"))
 }
 
 /// Evaluates `$body` with `$bind` bound to `$net` (a `&dyn AnyNetwork`

@@ -78,15 +78,19 @@ pub struct ArchEntry {
     pub load: Loader,
 }
 
-/// Finds the architecture whose version and header hash match `bytes`.
-pub fn identify<'e>(entries: &'e [ArchEntry], bytes: &[u8]) -> Result<&'e ArchEntry, LoadError> {
+/// The architectures whose version and header hash match `bytes`, in the
+/// order of `entries` (several when their hash words coincide); an error
+/// naming the known hashes if there is none.
+pub fn candidates<'e>(entries: &'e [ArchEntry], bytes: &[u8]) -> Result<Vec<&'e ArchEntry>, LoadError> {
     let header = crate::reader::NetReader::new(bytes, "?").header()?;
-    entries
-        .iter()
-        .find(|e| e.info.version == header.version && e.info.header_hash == header.hash)
-        .ok_or_else(|| LoadError::UnknownArchitecture {
+    let found: Vec<&ArchEntry> =
+        entries.iter().filter(|e| e.info.version == header.version && e.info.header_hash == header.hash).collect();
+    if found.is_empty() {
+        return Err(LoadError::UnknownArchitecture {
             version: header.version,
             hash: header.hash,
             known: entries.iter().map(|e| format!("{} 0x{:08X}", e.info.name, e.info.header_hash)).collect::<Vec<_>>().join(", "),
-        })
+        });
+    }
+    Ok(found)
 }

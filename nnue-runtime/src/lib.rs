@@ -9,7 +9,7 @@
 //!   [`backend`]: the SIMD backends, detected at run time;
 //! - [`Position`]: how an engine describes a position;
 //! - [`Network`]: the architecture as a type, implemented by generated code;
-//!   [`AnyNetwork`] and [`identify`]: any architecture behind a vtable, found
+//!   [`AnyNetwork`] and [`candidates`]: any architecture behind a vtable, found
 //!   by the hash in a file's header;
 //! - [`bench`](mod@bench) (feature `shakmaty`): Stockfish's timed operations.
 
@@ -38,7 +38,7 @@ pub use backend::{Backend, LayerOutput};
 pub use board::{Board, BoardError};
 pub use changes::{MoveChanges, PieceChange};
 pub use error::LoadError;
-pub use evaluation::{identify, AnyNetwork, ArchEntry, ArchInfo, BucketValues, Evaluation, LayerInfo};
+pub use evaluation::{candidates, AnyNetwork, ArchEntry, ArchInfo, BucketValues, Evaluation, LayerInfo};
 pub use features::{FeatureList, FeatureSet};
 pub use isa::{Isa, IsaError, ISA_ENV};
 pub use network::Network;
