@@ -186,13 +186,8 @@ fn net_of_another_architecture() {
 #[test]
 fn random_corruptions_never_panic() {
     let base = small();
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = nnue::runtime::Rng::new(0x2545_F491_4F6C_DD1D);
+    let mut next = || rng.next_u64();
     let (mut ok, mut err) = (0, 0);
     for _ in 0..300 {
         let mut b = base.clone();

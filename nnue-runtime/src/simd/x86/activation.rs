@@ -48,17 +48,15 @@ mod tests {
 
     #[test]
     fn equal_to_scalar() {
-        let mut state = 0x0123_4567_89AB_CDEFu64;
+        let mut rng = crate::Rng::new(0x0123_4567_89AB_CDEF);
         for _ in 0..2000 {
             let input: [i32; 32] = core::array::from_fn(|_| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                match state % 4 {
-                    0 => state as i32,
-                    1 => (state as i32) >> 12,
-                    2 => (state as i32) >> 20,
-                    _ => (state as i32) >> 26,
+                let v = rng.next_u64();
+                match v % 4 {
+                    0 => v as i32,
+                    1 => (v as i32) >> 12,
+                    2 => (v as i32) >> 20,
+                    _ => (v as i32) >> 26,
                 }
             });
             let (mut simd, mut scalar) = ([0u8; 32], [0u8; 32]);
