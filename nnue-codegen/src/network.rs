@@ -240,7 +240,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
             /// Evaluates a position whose accumulator is computed.
             pub fn evaluate_accumulator(&self, accumulator: &Accumulator, side_to_move: #rt::Color, piece_count: usize) -> #rt::Evaluation {
                 let bucket = Self::bucket(piece_count);
-                let mut transformed = [0u8; TRANSFORMED];
+                let mut transformed = #rt::Aligned([0u8; TRANSFORMED]);
                 self.transform(accumulator, side_to_move, &mut transformed);
                 let psqt = Self::psqt(accumulator, side_to_move, bucket);
                 let positional = self.propagate(bucket, &transformed);
@@ -259,7 +259,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 let mut accumulator = Accumulator::default();
                 self.refresh(pos, &mut accumulator);
                 let side_to_move = pos.side_to_move();
-                let mut transformed = [0u8; TRANSFORMED];
+                let mut transformed = #rt::Aligned([0u8; TRANSFORMED]);
                 self.transform(&accumulator, side_to_move, &mut transformed);
                 let bucket = Self::bucket(pos.piece_count());
                 let psqt: ::std::vec::Vec<i32> = (0..LAYER_STACKS).map(|b| Self::psqt(&accumulator, side_to_move, b)).collect();
@@ -275,7 +275,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
             const LAYER_STACKS: usize = LAYER_STACKS;
             const KING_MOVE_REFRESHES: bool = <FeatureSet as #rt::FeatureSet>::KING_RELATIVE;
             type Accumulator = Accumulator;
-            type Transformed = [u8; TRANSFORMED];
+            type Transformed = #rt::Aligned<[u8; TRANSFORMED]>;
 
             fn load(bytes: &[u8], isa: #rt::Isa) -> ::core::result::Result<Self, #rt::LoadError> {
                 Self::from_bytes_with_isa(bytes, isa)
@@ -285,8 +285,8 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 self.backend.isa()
             }
 
-            fn new_transformed() -> [u8; TRANSFORMED] {
-                [0; TRANSFORMED]
+            fn new_transformed() -> #rt::Aligned<[u8; TRANSFORMED]> {
+                #rt::Aligned([0; TRANSFORMED])
             }
 
             fn features(pos: &impl #rt::Position, perspective: #rt::Color) -> #rt::FeatureList {
@@ -305,11 +305,11 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 Network::update(self, from, to, perspective, removed, added)
             }
 
-            fn transform(&self, accumulator: &Accumulator, stm: #rt::Color, output: &mut [u8; TRANSFORMED]) {
+            fn transform(&self, accumulator: &Accumulator, stm: #rt::Color, output: &mut #rt::Aligned<[u8; TRANSFORMED]>) {
                 Network::transform(self, accumulator, stm, output)
             }
 
-            fn forward(&self, bucket: usize, transformed: &[u8; TRANSFORMED]) -> i32 {
+            fn forward(&self, bucket: usize, transformed: &#rt::Aligned<[u8; TRANSFORMED]>) -> i32 {
                 self.propagate(bucket, transformed)
             }
 

@@ -108,12 +108,14 @@ fn detect(isa: Isa) -> bool {
     let avx512 = || {
         is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("avx512vl")
     };
+    // Every AVX2 CPU has POPCNT; the kernels use it for the sparse layer.
+    let avx2 = || is_x86_feature_detected!("avx2") && is_x86_feature_detected!("popcnt");
     match isa {
         Isa::Scalar => true,
-        Isa::Avx2 => is_x86_feature_detected!("avx2"),
-        Isa::AvxVnni => is_x86_feature_detected!("avx2") && is_x86_feature_detected!("avxvnni"),
-        Isa::Avx512 => is_x86_feature_detected!("avx2") && avx512(),
-        Isa::Avx512Vnni => is_x86_feature_detected!("avx2") && avx512() && is_x86_feature_detected!("avx512vnni"),
+        Isa::Avx2 => avx2(),
+        Isa::AvxVnni => avx2() && is_x86_feature_detected!("avxvnni"),
+        Isa::Avx512 => avx2() && avx512(),
+        Isa::Avx512Vnni => avx2() && avx512() && is_x86_feature_detected!("avx512vnni"),
     }
 }
 

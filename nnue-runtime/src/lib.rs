@@ -5,6 +5,7 @@
 //!   offset;
 //! - [`features`]: the input feature sets, and [`changes`]: what a move
 //!   changes;
+//! - [`aligned`]: cache-line aligned weights and buffers;
 //! - [`scalar`]: the reference kernels; [`isa`], [`simd`], [`kernels`] and
 //!   [`backend`]: the SIMD backends, detected at run time;
 //! - [`Position`]: how an engine describes a position;
@@ -14,6 +15,7 @@
 //! - [`bench`](mod@bench) (feature `shakmaty`): Stockfish's timed operations.
 
 pub mod accumulator;
+pub mod aligned;
 pub mod backend;
 pub mod board;
 pub mod changes;
@@ -34,6 +36,7 @@ pub mod bench;
 pub mod shakmaty;
 
 pub use accumulator::Accumulator;
+pub use aligned::{Aligned, AlignedSlice};
 pub use backend::{Backend, LayerOutput};
 pub use board::{Board, BoardError};
 pub use changes::{MoveChanges, PieceChange};

@@ -1,5 +1,7 @@
 //! Affine layers: u8 inputs, i8 weights, i32 sums.
 
+use core::mem::MaybeUninit;
+
 use crate::simd::Dot;
 
 /// Column kernel: for every (non-zero, when `SPARSE`) four-byte input chunk
@@ -46,14 +48,16 @@ pub unsafe fn affine_columns<
             *reg = unsafe { D::dot4(*reg, chunk, w.add((i * OUT + r * D::LANES) * 4)) };
         }
     };
-    let mut nonzero = [0u16; CHUNKS];
+    // Left uninitialised: zeroing it would cost as much as a sparse
+    // layer's whole search.
+    let mut nonzero = [const { MaybeUninit::<u16>::uninit() }; CHUNKS];
+    let all: [u16; CHUNKS];
     let list: &[u16] = if SPARSE {
         // SAFETY: the caller guarantees the instructions.
-        let count = unsafe { nonzero_chunks::<D, CHUNKS>(input, &mut nonzero) };
-        &nonzero[..count]
+        unsafe { nonzero_chunks::<D, CHUNKS>(input, &mut nonzero) }
     } else {
-        nonzero = core::array::from_fn(|i| i as u16);
-        &nonzero
+        all = core::array::from_fn(|i| i as u16);
+        &all
     };
     let regs = if D::SETS == 1 {
         let [mut regs, ..] = sets;
@@ -102,14 +106,14 @@ const BIT_POSITIONS: [[u16; 8]; 256] = {
 };
 
 /// Writes the indices of the non-zero four-byte chunks of `input` to the
-/// front of `out` and returns their number. Branch-free per 8 chunks: the
+/// front of `out` and returns that prefix. Branch-free per 8 chunks: the
 /// mask of a block selects a row of [`BIT_POSITIONS`], all eight entries are
 /// written, and the count advances by the mask's popcount.
 ///
 /// # Safety
 /// The CPU supports `D`'s instructions.
 #[inline(always)]
-unsafe fn nonzero_chunks<D: Dot, const CHUNKS: usize>(input: &[u8], out: &mut [u16; CHUNKS]) -> usize {
+unsafe fn nonzero_chunks<'a, D: Dot, const CHUNKS: usize>(input: &[u8], out: &'a mut [MaybeUninit<u16>; CHUNKS]) -> &'a [u16] {
     let mut count = 0;
     if CHUNKS.is_multiple_of(D::LANES) && D::LANES % 8 == 0 {
         for block in (0..CHUNKS).step_by(D::LANES) {
@@ -121,7 +125,7 @@ unsafe fn nonzero_chunks<D: Dot, const CHUNKS: usize>(input: &[u8], out: &mut [u
                 // `count <= block + 8 * half`, so the eight writes stay below CHUNKS.
                 let slots = &mut out[count..count + 8];
                 for (slot, &bit) in slots.iter_mut().zip(&BIT_POSITIONS[byte]) {
-                    *slot = base + bit;
+                    slot.write(base + bit);
                 }
                 count += byte.count_ones() as usize;
             }
@@ -129,12 +133,15 @@ unsafe fn nonzero_chunks<D: Dot, const CHUNKS: usize>(input: &[u8], out: &mut [u
     } else {
         for (i, chunk) in input.chunks_exact(4).enumerate() {
             if chunk != [0; 4] {
-                out[count] = i as u16;
+                out[count].write(i as u16);
                 count += 1;
             }
         }
     }
-    count
+    // SAFETY: entries `0..count` were written above (each block writes the
+    // eight entries from the count it starts at), and `MaybeUninit<u16>` has
+    // the layout of `u16`.
+    unsafe { core::slice::from_raw_parts(out.as_ptr().cast::<u16>(), count) }
 }
 
 /// Row kernel, for layers with few outputs: each output is a dot product of

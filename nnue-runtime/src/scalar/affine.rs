@@ -1,5 +1,6 @@
 //! Affine (fully connected) layers: u8 inputs, i8 weights, i32 biases and sums.
 
+use crate::aligned::AlignedSlice;
 use crate::error::LoadError;
 use crate::reader::{Encoding, NetReader};
 
@@ -9,7 +10,7 @@ pub struct Affine<const IN: usize, const PADDED: usize, const OUT: usize> {
     pub biases: [i32; OUT],
     /// `OUT` rows of `PADDED` weights, or the column layout of
     /// [`crate::kernels::layout::to_columns`] after [`Self::to_columns`].
-    pub weights: Box<[i8]>,
+    pub weights: AlignedSlice<i8>,
     nonzero_padding: usize,
 }
 
@@ -21,7 +22,7 @@ impl<const IN: usize, const PADDED: usize, const OUT: usize> Affine<IN, PADDED, 
         let () = Self::SHAPE_OK;
         let mut biases = [0; OUT];
         r.ints(&format!("{what} biases"), Encoding::Raw, 1, &mut biases)?;
-        let mut weights = vec![0i8; OUT * PADDED].into_boxed_slice();
+        let mut weights = AlignedSlice::zeroed(OUT * PADDED);
         r.ints(&format!("{what} weights"), Encoding::Raw, 1, &mut weights)?;
         let nonzero_padding = weights.chunks_exact(PADDED).map(|row| row[IN..].iter().filter(|&&w| w != 0).count()).sum();
         Ok(Affine { biases, weights, nonzero_padding })
@@ -30,7 +31,7 @@ impl<const IN: usize, const PADDED: usize, const OUT: usize> Affine<IN, PADDED, 
     /// Rearranges the weights into four-byte columns for the SIMD column
     /// kernels; [`Self::propagate`] must not be used afterwards.
     pub fn to_columns(&mut self) {
-        self.weights = crate::kernels::layout::to_columns(&self.weights, OUT, PADDED);
+        self.weights = AlignedSlice::from_slice(&crate::kernels::layout::to_columns(&self.weights, OUT, PADDED));
     }
 
     /// How many weights in the padding columns (`IN..PADDED`) are not zero.

@@ -1,28 +1,29 @@
 //! The feature transformer: bias plus the weight rows of the active features,
 //! per perspective, and its output stage.
 
+use crate::aligned::{Aligned, AlignedSlice};
 use crate::error::LoadError;
 use crate::reader::{Encoding, NetReader};
 
 /// A transformer of `L1` i16 lanes over `features` input features, with `B`
 /// PSQT buckets (i32).
 pub struct Transformer<const L1: usize, const B: usize> {
-    pub biases: Box<[i16; L1]>,
+    pub biases: Box<Aligned<[i16; L1]>>,
     /// `features` rows of `L1` weights.
-    pub weights: Box<[i16]>,
+    pub weights: AlignedSlice<i16>,
     /// `features` rows of `B` PSQT weights.
-    pub psqt_weights: Box<[i32]>,
+    pub psqt_weights: AlignedSlice<i32>,
 }
 
 impl<const L1: usize, const B: usize> Transformer<L1, B> {
     /// Reads biases, weights and PSQT weights (in that order). Biases and
     /// weights are multiplied by `load_scale`.
     pub fn read(r: &mut NetReader<'_>, features: usize, encoding: Encoding, load_scale: i32) -> Result<Self, LoadError> {
-        let mut biases = Box::new([0i16; L1]);
+        let mut biases = Box::new(Aligned([0i16; L1]));
         r.ints("transformer biases", encoding, load_scale, &mut biases[..])?;
-        let mut weights = vec![0i16; features * L1].into_boxed_slice();
+        let mut weights = AlignedSlice::zeroed(features * L1);
         r.ints("transformer weights", encoding, load_scale, &mut weights)?;
-        let mut psqt_weights = vec![0i32; features * B].into_boxed_slice();
+        let mut psqt_weights = AlignedSlice::zeroed(features * B);
         if B > 0 {
             r.ints("transformer PSQT weights", encoding, 1, &mut psqt_weights)?;
         }

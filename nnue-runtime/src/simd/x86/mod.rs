@@ -250,19 +250,19 @@ macro_rules! backend {
 
 backend!(
     /// AVX2: 16 accumulator lanes per register, `vpmaddubsw` dot products.
-    Avx2, Isa::Avx2, "avx2", Avx2Lanes, Avx2Dot, Avx2Dot
+    Avx2, Isa::Avx2, "avx2,popcnt", Avx2Lanes, Avx2Dot, Avx2Dot
 );
 backend!(
     /// AVX2 with AVX-VNNI `vpdpbusd` dot products.
-    AvxVnni, Isa::AvxVnni, "avx2,avxvnni", Avx2Lanes, AvxVnniDot, AvxVnniDot
+    AvxVnni, Isa::AvxVnni, "avx2,popcnt,avxvnni", Avx2Lanes, AvxVnniDot, AvxVnniDot
 );
 backend!(
     /// AVX-512 F/BW/VL: 32 accumulator lanes per register, 512-bit
     /// `vpmaddubsw` dot products (256-bit for narrow layers).
-    Avx512, Isa::Avx512, "avx2,avx512f,avx512bw,avx512vl", Avx512Lanes, Avx512Dot, Avx2Dot
+    Avx512, Isa::Avx512, "avx2,popcnt,avx512f,avx512bw,avx512vl", Avx512Lanes, Avx512Dot, Avx2Dot
 );
 backend!(
     /// AVX-512 with AVX-512 VNNI `vpdpbusd` (512-bit, and 256-bit for narrow
     /// layers).
-    Avx512Vnni, Isa::Avx512Vnni, "avx2,avx512f,avx512bw,avx512vl,avx512vnni", Avx512Lanes, Avx512VnniDot, Avx512VnniDot256
+    Avx512Vnni, Isa::Avx512Vnni, "avx2,popcnt,avx512f,avx512bw,avx512vl,avx512vnni", Avx512Lanes, Avx512VnniDot, Avx512VnniDot256
 );
