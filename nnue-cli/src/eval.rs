@@ -9,13 +9,7 @@ pub fn run(net: &Path, isa: nnue::runtime::Isa, fen: Option<&str>, fens: Option<
     let network = archs::load(&bytes, isa).map_err(|e| format!("{}: {e}", net.display()))?;
     let fens: Vec<(String, String)> = match (fen, fens) {
         (Some(fen), _) => vec![("--fen".to_owned(), fen.to_owned())],
-        (None, Some(file)) => std::fs::read_to_string(file)
-            .map_err(|e| format!("cannot read {}: {e}", file.display()))?
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-            .map(|(i, l)| (format!("{}:{}", file.display(), i + 1), l.trim().to_owned()))
-            .collect(),
+        (None, Some(file)) => position::read_fens(file)?,
         (None, None) => return Err("give --fen or --fens".to_owned()),
     };
     let stacks = network.arch().layer_stacks;

@@ -5,6 +5,7 @@ mod bench;
 mod eval;
 mod info;
 mod position;
+mod walk;
 
 use clap::{Parser, Subcommand};
 use nnue::runtime::Isa;
@@ -53,6 +54,26 @@ enum Command {
         #[arg(long)]
         ops: Option<String>,
     },
+    /// Walk the legal-move tree to DEPTH from each FEN, making and unmaking
+    /// moves through an accumulator stack and evaluating every node. Prints a
+    /// row per FEN, then `nodes=N mismatches=M nodes_per_sec=R`.
+    Walk {
+        #[arg(long)]
+        net: PathBuf,
+        /// A file with one FEN per line (blank lines and `#` comments
+        /// skipped; on a line with tabs, the first field).
+        #[arg(long)]
+        fens: PathBuf,
+        #[arg(long)]
+        depth: usize,
+        /// The kernel backend (as for `eval`).
+        #[arg(long)]
+        isa: Option<String>,
+        /// Also evaluate every node from scratch and count the nodes where
+        /// the two differ (the rate then includes this).
+        #[arg(long)]
+        verify: bool,
+    },
     /// Describe a net file: architecture, version, hashes, description, sizes.
     Info {
         #[arg(long)]
@@ -72,6 +93,9 @@ fn main() -> ExitCode {
                 other => choose_isa(other).map(|i| vec![i]),
             };
             isas.and_then(|isas| bench::run(&net, &isas, &moves, runs, ops.as_deref()))
+        }
+        Command::Walk { net, fens, depth, isa, verify } => {
+            choose_isa(isa.as_deref()).and_then(|isa| walk::run(&net, &fens, depth, isa, verify))
         }
         Command::Info { net, isa } => choose_isa(isa.as_deref()).and_then(|isa| info::run(&net, isa)),
     };

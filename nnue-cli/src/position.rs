@@ -15,3 +15,15 @@ pub fn side(board: &Board) -> &'static str {
         Color::Black => "b",
     }
 }
+
+/// The FENs of a file, one per line (blank lines and `#` comments skipped;
+/// on a line with tabs, the first field), each with `file:line`.
+pub fn read_fens(file: &std::path::Path) -> Result<Vec<(String, String)>, String> {
+    Ok(std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .map(|(i, l)| (format!("{}:{}", file.display(), i + 1), l.split('\t').next().unwrap_or(l).trim().to_owned()))
+        .collect())
+}

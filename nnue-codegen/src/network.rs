@@ -275,6 +275,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
             const LAYER_STACKS: usize = LAYER_STACKS;
             const KING_MOVE_REFRESHES: bool = <FeatureSet as #rt::FeatureSet>::KING_RELATIVE;
             type Accumulator = Accumulator;
+            type Half = #rt::HalfAccumulator<L1, PSQT_BUCKETS>;
             type Transformed = #rt::Aligned<[u8; TRANSFORMED]>;
 
             fn load(bytes: &[u8], isa: #rt::Isa) -> ::core::result::Result<Self, #rt::LoadError> {
@@ -303,6 +304,21 @@ pub fn generate(arch: &Arch) -> TokenStream {
 
             fn update(&self, from: &Accumulator, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
                 Network::update(self, from, to, perspective, removed, added)
+            }
+
+            fn empty_half(&self) -> #rt::HalfAccumulator<L1, PSQT_BUCKETS> {
+                #rt::HalfAccumulator { values: **self.transformer.biases, psqt: [0; PSQT_BUCKETS] }
+            }
+
+            fn update_from_half(&self, from: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
+                let p = perspective.index();
+                self.accumulate(&from.values, &from.psqt, removed, added, &mut to.values[p], &mut to.psqt[p]);
+            }
+
+            fn store_half(from: &Accumulator, perspective: #rt::Color, to: &mut #rt::HalfAccumulator<L1, PSQT_BUCKETS>) {
+                let p = perspective.index();
+                to.values = from.values[p];
+                to.psqt = from.psqt[p];
             }
 
             fn transform(&self, accumulator: &Accumulator, stm: #rt::Color, output: &mut #rt::Aligned<[u8; TRANSFORMED]>) {

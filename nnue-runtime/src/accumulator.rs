@@ -14,3 +14,17 @@ impl<const L1: usize, const B: usize> Default for Accumulator<L1, B> {
         Accumulator { values: [[0; L1]; 2], psqt: [[0; B]; 2] }
     }
 }
+
+/// One perspective's accumulator: what a refresh-cache entry keeps.
+#[derive(Clone, PartialEq, Eq, Debug)]
+#[repr(C, align(64))]
+pub struct HalfAccumulator<const L1: usize, const B: usize> {
+    pub values: [i16; L1],
+    pub psqt: [i32; B],
+}
+
+impl<const L1: usize, const B: usize> Default for HalfAccumulator<L1, B> {
+    fn default() -> Self {
+        HalfAccumulator { values: [0; L1], psqt: [0; B] }
+    }
+}

@@ -9,10 +9,13 @@
 //! - [`scalar`]: the reference kernels; [`isa`], [`simd`], [`kernels`] and
 //!   [`backend`]: the SIMD backends, detected at run time;
 //! - [`Position`]: how an engine describes a position;
+//! - [`AccumulatorStack`] and [`RefreshCache`]: a search thread's lazily
+//!   updated accumulators and its refresh cache ("Finny table");
 //! - [`Network`]: the architecture as a type, implemented by generated code;
 //!   [`AnyNetwork`] and [`candidates`]: any architecture behind a vtable, found
 //!   by the hash in a file's header;
-//! - [`bench`](mod@bench) (feature `shakmaty`): Stockfish's timed operations.
+//! - [`bench`](mod@bench) (feature `shakmaty`): Stockfish's timed operations;
+//!   [`walk`](mod@walk): a perft-style walk evaluating every node.
 
 pub mod accumulator;
 pub mod aligned;
@@ -27,15 +30,19 @@ pub mod kernels;
 pub mod network;
 pub mod position;
 pub mod reader;
+pub mod refresh_cache;
 pub mod scalar;
 pub mod simd;
+pub mod stack;
 pub mod writer;
 #[cfg(feature = "shakmaty")]
 pub mod bench;
 #[cfg(feature = "shakmaty")]
 pub mod shakmaty;
+#[cfg(feature = "shakmaty")]
+pub mod walk;
 
-pub use accumulator::Accumulator;
+pub use accumulator::{Accumulator, HalfAccumulator};
 pub use aligned::{Aligned, AlignedSlice};
 pub use backend::{Backend, LayerOutput};
 pub use board::{Board, BoardError};
@@ -47,6 +54,8 @@ pub use isa::{Isa, IsaError, ISA_ENV};
 pub use network::Network;
 pub use position::{Color, Piece, PieceKind, Position, Square};
 pub use reader::{Encoding, Header, NetReader};
+pub use refresh_cache::RefreshCache;
+pub use stack::AccumulatorStack;
 pub use writer::{NetWriter, Rng};
 
 /// Reads a whole file, naming the path in the error.

@@ -17,6 +17,8 @@ pub trait Network: Send + Sync + Sized + 'static {
 
     /// The transformer's state for one position, both perspectives.
     type Accumulator: Clone + Default + Send + 'static;
+    /// One perspective's accumulator (a refresh-cache entry).
+    type Half: Clone + Default + Send + 'static;
     /// The transformer's output buffer.
     type Transformed: AsRef<[u8]> + AsMut<[u8]> + Clone + Send + 'static;
 
@@ -35,6 +37,13 @@ pub trait Network: Send + Sync + Sized + 'static {
     fn refresh(&self, pos: &impl Position, accumulator: &mut Self::Accumulator);
     /// `to = from - removed + added` for one perspective.
     fn update(&self, from: &Self::Accumulator, to: &mut Self::Accumulator, perspective: Color, removed: &[u32], added: &[u32]);
+    /// A perspective's accumulator with no active feature: the biases.
+    fn empty_half(&self) -> Self::Half;
+    /// `to[perspective] = from - removed + added`, from one perspective's
+    /// accumulator.
+    fn update_from_half(&self, from: &Self::Half, to: &mut Self::Accumulator, perspective: Color, removed: &[u32], added: &[u32]);
+    /// Copies `from[perspective]` to `to`.
+    fn store_half(from: &Self::Accumulator, perspective: Color, to: &mut Self::Half);
     /// The transformer's output for side to move `stm`.
     fn transform(&self, accumulator: &Self::Accumulator, stm: Color, output: &mut Self::Transformed);
     /// Layer stack `bucket`'s output for a transformer output.

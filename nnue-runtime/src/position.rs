@@ -77,6 +77,12 @@ pub enum PieceKind {
     King = 5,
 }
 
+impl PieceKind {
+    /// Every kind, in the order of their values.
+    pub const ALL: [PieceKind; 6] =
+        [PieceKind::Pawn, PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen, PieceKind::King];
+}
+
 /// A piece: a kind and a colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Piece {

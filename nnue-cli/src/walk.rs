@@ -1,0 +1,43 @@
+//! `nnue walk`: the legal-move tree to a depth from each FEN, every node
+//! evaluated through an accumulator stack, optionally verified against a
+//! fresh evaluation.
+
+use crate::archs::{self, with_network};
+use crate::position;
+use nnue::runtime::walk::{walk, WalkStats};
+use nnue::runtime::{AccumulatorStack, Isa, Network};
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+pub fn run(net: &Path, fens: &Path, depth: usize, isa: Isa, verify: bool) -> Result<(), String> {
+    let bytes = nnue::runtime::read_file(net).map_err(|e| e.to_string())?;
+    let network = archs::load(&bytes, isa).map_err(|e| format!("{}: {e}", net.display()))?;
+    let mut roots = Vec::new();
+    for (at, fen) in position::read_fens(fens)? {
+        let chess = nnue::runtime::shakmaty::chess_from_fen(&fen).map_err(|e| format!("{at}: bad FEN `{fen}`: {e}"))?;
+        roots.push((fen, chess));
+    }
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let total = with_network!(&*network, net => walk_all(net, &roots, depth, verify, &mut out))
+        .map_err(|e| format!("cannot write output: {e}"))?;
+    writeln!(out, "nodes={} mismatches={} nodes_per_sec={:.0}", total.nodes, total.mismatches, total.nodes_per_sec())
+        .map_err(|e| format!("cannot write output: {e}"))
+}
+
+fn walk_all<N: Network>(
+    net: &N,
+    roots: &[(String, shakmaty::Chess)],
+    depth: usize,
+    verify: bool,
+    out: &mut impl Write,
+) -> std::io::Result<WalkStats> {
+    let mut stack = AccumulatorStack::new(net);
+    let mut total = WalkStats::default();
+    writeln!(out, "fen\tnodes\tmismatches\tchecksum")?;
+    for (fen, root) in roots {
+        let stats = walk(net, &mut stack, root, depth, verify);
+        writeln!(out, "{fen}\t{}\t{}\t{}", stats.nodes, stats.mismatches, stats.checksum)?;
+        total.add(&stats);
+    }
+    Ok(total)
+}

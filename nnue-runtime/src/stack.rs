@@ -1,0 +1,166 @@
+//! The accumulator stack of one search thread.
+//!
+//! The engine pushes each move's piece changes when it makes the move and
+//! pops when it unmakes it; nothing is computed then. Only when a position is
+//! evaluated does the stack compute its accumulators, per perspective: it
+//! walks back to the nearest node whose accumulator is known and applies the
+//! pending changes one move at a time (so sibling nodes find their parent
+//! computed), or, when a move on the way moved that perspective's king (all
+//! its features change), refreshes the current position through the
+//! [`RefreshCache`].
+
+use crate::changes::MoveChanges;
+use crate::evaluation::Evaluation;
+use crate::features::FeatureList;
+use crate::network::Network;
+use crate::position::{Color, PieceKind, Position, Square};
+use crate::refresh_cache::RefreshCache;
+
+struct Node<N: Network> {
+    accumulator: N::Accumulator,
+    /// Whether `accumulator` holds each perspective's values.
+    computed: [bool; 2],
+    /// The move that led here from the node below (empty at the root).
+    changes: MoveChanges,
+    /// Both kings' squares here.
+    kings: [Square; 2],
+}
+
+/// Accumulators along the current line of a search, computed lazily, with
+/// the thread's refresh cache. One per search thread; the network itself is
+/// shared.
+pub struct AccumulatorStack<N: Network> {
+    nodes: Vec<Node<N>>,
+    /// Nodes in use: the root and one per pushed move.
+    len: usize,
+    cache: RefreshCache<N>,
+}
+
+impl<N: Network> AccumulatorStack<N> {
+    /// An empty stack for networks of type `N`; call [`Self::reset`] with
+    /// the root position before use.
+    pub fn new(net: &N) -> Self {
+        AccumulatorStack { nodes: Vec::new(), len: 0, cache: RefreshCache::new(net) }
+    }
+
+    /// Starts over at the root position `pos` (its accumulators are
+    /// computed when it is first evaluated).
+    pub fn reset(&mut self, pos: &impl Position) {
+        self.len = 0;
+        self.push_node(MoveChanges::default(), [pos.king_square(Color::White), pos.king_square(Color::Black)]);
+    }
+
+    /// Makes a move: `changes` are the pieces it moved, captured, promoted.
+    ///
+    /// # Panics
+    /// If [`Self::reset`] was never called.
+    pub fn push(&mut self, changes: &MoveChanges) {
+        let mut kings = self.top().kings;
+        for change in changes.iter() {
+            if let (PieceKind::King, Some(to)) = (change.piece.kind, change.to) {
+                kings[change.piece.color.index()] = to;
+            }
+        }
+        self.push_node(changes.clone(), kings);
+    }
+
+    /// Unmakes the last pushed move.
+    ///
+    /// # Panics
+    /// At the root: there is no move to unmake.
+    pub fn pop(&mut self) {
+        assert!(self.len > 1, "AccumulatorStack::pop at the root");
+        self.len -= 1;
+    }
+
+    /// Moves pushed since the root.
+    pub fn ply(&self) -> usize {
+        self.len.saturating_sub(1)
+    }
+
+    /// The refresh cache.
+    pub fn cache_mut(&mut self) -> &mut RefreshCache<N> {
+        &mut self.cache
+    }
+
+    /// Both accumulators of the current position `pos` (the root with every
+    /// pushed move made), computing what is missing.
+    ///
+    /// # Panics
+    /// If [`Self::reset`] was never called.
+    pub fn accumulator(&mut self, net: &N, pos: &impl Position) -> &N::Accumulator {
+        for perspective in [Color::White, Color::Black] {
+            self.compute(net, pos, perspective);
+        }
+        &self.top().accumulator
+    }
+
+    /// Evaluates the current position `pos`.
+    pub fn evaluate(&mut self, net: &N, pos: &impl Position) -> Evaluation {
+        let accumulator = self.accumulator(net, pos);
+        net.evaluate_accumulator(accumulator, pos.side_to_move(), pos.piece_count())
+    }
+
+    fn top(&self) -> &Node<N> {
+        assert!(self.len > 0, "AccumulatorStack used before reset");
+        &self.nodes[self.len - 1]
+    }
+
+    fn push_node(&mut self, changes: MoveChanges, kings: [Square; 2]) {
+        if self.nodes.len() == self.len {
+            let accumulator = N::Accumulator::default();
+            self.nodes.push(Node { accumulator, computed: [false; 2], changes: MoveChanges::default(), kings });
+        }
+        let node = &mut self.nodes[self.len];
+        node.computed = [false; 2];
+        node.changes = changes;
+        node.kings = kings;
+        self.len += 1;
+    }
+
+    fn compute(&mut self, net: &N, pos: &impl Position, perspective: Color) {
+        let p = perspective.index();
+        let top = self.top();
+        if top.computed[p] {
+            return;
+        }
+        debug_assert_eq!(top.kings, [pos.king_square(Color::White), pos.king_square(Color::Black)], "the position is not the stack's");
+        // The nearest computed node, unless a move on the way needs a refresh.
+        let mut i = self.len - 1;
+        let start = loop {
+            let node = &self.nodes[i];
+            if node.computed[p] {
+                break Some(i);
+            }
+            if i == 0 || (N::KING_MOVE_REFRESHES && node.changes.moves_king(perspective)) {
+                break None;
+            }
+            i -= 1;
+        };
+        match start {
+            Some(start) => {
+                for j in start + 1..self.len {
+                    let (below, rest) = self.nodes.split_at_mut(j);
+                    let (from, to) = (&below[j - 1], &mut rest[0]);
+                    let (mut removed, mut added) = (FeatureList::default(), FeatureList::default());
+                    let incremental = to.changes.features(
+                        perspective,
+                        to.kings[p],
+                        N::KING_MOVE_REFRESHES,
+                        N::feature,
+                        &mut removed,
+                        &mut added,
+                    );
+                    debug_assert!(incremental, "the walk stops at king moves");
+                    net.update(&from.accumulator, &mut to.accumulator, perspective, removed.as_slice(), added.as_slice());
+                    to.computed[p] = true;
+                }
+            }
+            None => {
+                let top = &mut self.nodes[self.len - 1];
+                self.cache.refresh(net, pos, perspective, &mut top.accumulator);
+                top.computed[p] = true;
+            }
+        }
+    }
+}
