@@ -10,16 +10,6 @@ use nnue::runtime::{Color, Isa, LayerOutput, Position as _};
 use proptest::prelude::*;
 use shakmaty::{fen::Fen, CastlingMode, Chess, Position as _};
 
-/// Starting points with castling rights, en-passant chances and promotions
-/// close, so random games meet every kind of move.
-const STARTS: &[&str] = &[
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "rnbqkb1r/pp1p1ppp/5n2/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 4",
-    "8/1P4k1/8/8/8/8/5Kp1/8 w - - 0 1",
-];
 
 /// The sorted symmetric difference of two feature lists: (removed, added).
 fn diff(old: &[u32], new: &[u32]) -> (Vec<u32>, Vec<u32>) {
@@ -29,10 +19,10 @@ fn diff(old: &[u32], new: &[u32]) -> (Vec<u32>, Vec<u32>) {
     (old.iter().filter(|f| new.binary_search(f).is_err()).copied().collect(), new.iter().filter(|f| old.binary_search(f).is_err()).copied().collect())
 }
 
-/// A random game of `plies` moves from `STARTS[start]`.
+/// A random game of `plies` moves from `support::STARTS[start]`.
 fn game(start: usize, plies: usize, seed: u64) -> Vec<Chess> {
     let mut rng = nnue::runtime::Rng::new(seed);
-    let fen: Fen = STARTS[start % STARTS.len()].parse().unwrap();
+    let fen: Fen = support::STARTS[start % support::STARTS.len()].parse().unwrap();
     let mut pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
     let mut positions = vec![pos.clone()];
     for _ in 0..plies {
@@ -64,7 +54,7 @@ macro_rules! backend_tests {
                 .map(|isa| arch::Network::from_bytes_with_isa(&bytes, isa).unwrap())
                 .collect();
             let config = ProptestConfig { cases: $cases, failure_persistence: None, ..ProptestConfig::default() };
-            proptest!(config, |(start in 0..STARTS.len(), plies in 1..60usize, seed in any::<u64>())| {
+            proptest!(config, |(start in 0..support::STARTS.len(), plies in 1..60usize, seed in any::<u64>())| {
                 let positions = game(start, plies, seed);
                 // Incrementally updated accumulators, one per backend.
                 let mut accumulators: Vec<Box<arch::Accumulator>> = others.iter().map(|net| {

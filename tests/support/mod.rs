@@ -99,3 +99,14 @@ pub fn isas() -> Vec<nnue::runtime::Isa> {
     }
     available
 }
+
+/// Starting points with castling rights, en-passant chances and promotions
+/// close, so random games meet every kind of move.
+pub const STARTS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "rnbqkb1r/pp1p1ppp/5n2/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 4",
+    "8/1P4k1/8/8/8/8/5Kp1/8 w - - 0 1",
+];

@@ -1,0 +1,235 @@
+//! The engine-integration machinery against fresh evaluations: random
+//! make/unmake walks through an `AccumulatorStack` (king moves, captures,
+//! promotions, castling and en passant all forced to occur), for random nets
+//! of every architecture and for the real nets, on every backend this CPU
+//! runs; the refresh cache against full refreshes; one network shared by
+//! several threads.
+
+mod support;
+
+use nnue::runtime::walk::{evaluate_fresh, walk};
+use nnue::runtime::{AccumulatorStack, Isa, Network, RefreshCache, Rng};
+use shakmaty::{fen::Fen, CastlingMode, Chess, Move, Position as _};
+
+/// Make/unmake steps per architecture and backend.
+const STEPS: u64 = 100_000;
+
+fn start(rng: &mut Rng) -> Chess {
+    let fen: Fen = support::STARTS[(rng.next_u64() % support::STARTS.len() as u64) as usize].parse().unwrap();
+    fen.into_position(CastlingMode::Standard).unwrap()
+}
+
+/// How often each kind of move was made.
+#[derive(Default, Debug)]
+struct Kinds {
+    king: u64,
+    capture: u64,
+    promotion: u64,
+    castle: u64,
+    en_passant: u64,
+}
+
+impl Kinds {
+    fn count(&mut self, m: &Move) {
+        self.king += u64::from(m.role() == shakmaty::Role::King);
+        self.capture += u64::from(m.is_capture());
+        self.promotion += u64::from(m.is_promotion());
+        self.castle += u64::from(m.is_castle());
+        self.en_passant += u64::from(m.is_en_passant());
+    }
+
+    fn assert_all_seen(&self, what: &str) {
+        assert!(
+            self.king > 0 && self.capture > 0 && self.promotion > 0 && self.castle > 0 && self.en_passant > 0,
+            "{what}: some kind of move never occurred: {self:?}"
+        );
+    }
+}
+
+/// A random walk of `steps` make/unmake steps from the test starts: moves
+/// pushed on the stack and popped again (about as many pops as pushes, so
+/// the walk often returns to the root and starts over elsewhere), half of
+/// them of a random special kind (king move, capture, promotion, castling,
+/// en passant);
+/// about three nodes in four evaluated through the stack (so several moves
+/// are often pending) and compared with a fresh evaluation.
+fn random_walk<N: Network>(net: &N, steps: u64, seed: u64, what: &str) -> Kinds {
+    let mut rng = Rng::new(seed);
+    let mut stack = AccumulatorStack::new(net);
+    let mut line = vec![start(&mut rng)];
+    stack.reset(&line[0]);
+    let mut kinds = Kinds::default();
+    let mut evaluated = 0u64;
+    for step in 0..steps {
+        let pos = line.last().unwrap();
+        let moves = pos.legal_moves();
+        let r = rng.next_u64() % 100;
+        if line.len() > 1 && (moves.is_empty() || r < 48 || line.len() > 30) {
+            line.pop();
+            stack.pop();
+        } else if moves.is_empty() || (line.len() == 1 && r < 60) {
+            // Back at the root: often start over from another position.
+            line = vec![start(&mut rng)];
+            stack.reset(&line[0]);
+        } else {
+            // Half the time a special move: a random kind among those
+            // available, then a random move of that kind.
+            let kinds_available: Vec<Vec<&Move>> = [
+                |m: &Move| m.role() == shakmaty::Role::King && !m.is_castle(),
+                |m: &Move| m.is_capture() && !m.is_en_passant(),
+                |m: &Move| m.is_promotion(),
+                |m: &Move| m.is_castle(),
+                |m: &Move| m.is_en_passant(),
+            ]
+            .iter()
+            .map(|kind| moves.iter().filter(|m| kind(m)).collect::<Vec<_>>())
+            .filter(|of_kind| !of_kind.is_empty())
+            .collect();
+            let m = if !kinds_available.is_empty() && rng.next_u64() % 2 == 0 {
+                let of_kind = &kinds_available[(rng.next_u64() % kinds_available.len() as u64) as usize];
+                *of_kind[(rng.next_u64() % of_kind.len() as u64) as usize]
+            } else {
+                moves[(rng.next_u64() % moves.len() as u64) as usize]
+            };
+            kinds.count(&m);
+            let changes = nnue::runtime::shakmaty::move_changes(pos, &m);
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            stack.push(&changes);
+            line.push(child);
+        }
+        if rng.next_u64() % 4 != 0 {
+            let pos = line.last().unwrap();
+            let lazy = stack.evaluate(net, pos);
+            let fresh = evaluate_fresh(net, pos);
+            assert_eq!(lazy, fresh, "{what}: step {step}, ply {}, {}", stack.ply(), Fen::from_position(pos, shakmaty::EnPassantMode::Legal));
+            evaluated += 1;
+        }
+    }
+    assert!(evaluated > steps / 2, "{what}: only {evaluated} evaluations");
+    kinds
+}
+
+/// The cache's accumulators equal full refreshes over random games, through
+/// every king square a game visits (and back).
+fn check_refresh_cache<N: Network>(net: &N, positions: usize, seed: u64, what: &str)
+where
+    N::Accumulator: PartialEq + std::fmt::Debug,
+{
+    let mut rng = Rng::new(seed);
+    let mut cache = RefreshCache::new(net);
+    let mut pos = start(&mut rng);
+    for i in 0..positions {
+        let moves = pos.legal_moves();
+        if moves.is_empty() || i % 80 == 0 {
+            pos = start(&mut rng);
+        } else {
+            pos.play_unchecked(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+        }
+        let mut cached = Box::new(N::Accumulator::default());
+        cache.refresh_both(net, &pos, &mut cached);
+        let mut full = Box::new(N::Accumulator::default());
+        net.refresh(&pos, &mut full);
+        assert!(cached == full, "{what}: position {i} differs");
+    }
+}
+
+macro_rules! random_net_tests {
+    ($($test:ident: $module:ident, $file:literal;)*) => {$(
+        mod $module {
+            nnue::nnue!(include $file);
+        }
+
+        #[test]
+        fn $test() {
+            use $module::$module as arch;
+            let bytes = arch::random_net_file(0xACC ^ stringify!($module).len() as u64);
+            for isa in support::isas() {
+                let net = arch::Network::from_bytes_with_isa(&bytes, isa).unwrap();
+                let what = format!("{} random net, {isa}", stringify!($module));
+                random_walk(&net, STEPS, 7 + isa as u64, &what).assert_all_seen(&what);
+                check_refresh_cache(&net, 2_000, 11 + isa as u64, &what);
+            }
+        }
+    )*};
+}
+
+random_net_tests! {
+    sfnnv1_random_net: sfnnv1, "sfnnv1.ron";
+    sfnnv2_random_net: sfnnv2, "sfnnv2.ron";
+    sfnnv3_random_net: sfnnv3, "sfnnv3.ron";
+    sfnnv4_random_net: sfnnv4, "sfnnv4.ron";
+    sfnnv5_random_net: sfnnv5, "sfnnv5.ron";
+    sfnnv6_random_net: sfnnv6, "sfnnv6.ron";
+    sfnnv7_random_net: sfnnv7, "sfnnv7.ron";
+    sfnnv8_random_net: sfnnv8, "sfnnv8.ron";
+    sfnnv9_random_net: sfnnv9, "sfnnv9.ron";
+    sfnnv9_small_random_net: sfnnv9_small, "sfnnv9-small.ron";
+}
+
+macro_rules! real_net_tests {
+    ($($test:ident: $module:ident, $net:literal;)*) => {$(
+        #[test]
+        fn $test() {
+            use $module::$module as arch;
+            let bytes = support::bytes(&support::net($net));
+            for isa in support::isas() {
+                let net = arch::Network::from_bytes_with_isa(&bytes, isa).unwrap();
+                let what = format!("{}, {isa}", $net);
+                random_walk(&net, STEPS, 3 + isa as u64, &what).assert_all_seen(&what);
+            }
+        }
+    )*};
+}
+
+real_net_tests! {
+    sf_12_net: sfnnv1, "nn-82215d0fd0df.nnue";
+    sf_14_net: sfnnv2, "nn-26abeed38351.nnue";
+    sf_14_1_net: sfnnv3, "nn-13406b1dcbe0.nnue";
+    sf_15_net: sfnnv4, "nn-6877cd24400e.nnue";
+    sf_16_net: sfnnv6, "nn-5af11540bbfe.nnue";
+    sf_16_1_standin_net: sfnnv8, "sfnnv8-standin-l2560.nnue";
+    sf_17_1_net: sfnnv9, "nn-1c0000000000.nnue";
+    small_net: sfnnv9_small, "nn-37f18f62d772.nnue";
+}
+
+/// One network, shared read-only by threads that each keep their own stack
+/// and cache, gives every thread the single-threaded results.
+#[test]
+fn threads_share_one_network() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<sfnnv9_small::sfnnv9_small::Network>();
+    send_sync::<sfnnv9::sfnnv9::Network>();
+
+    use sfnnv9_small::sfnnv9_small as arch;
+    let net = arch::Network::from_bytes_with_isa(&arch::random_net_file(99), Isa::best()).unwrap();
+    let roots: Vec<Chess> = support::STARTS
+        .iter()
+        .map(|fen| fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap())
+        .collect();
+    let alone: Vec<i64> =
+        roots.iter().map(|root| walk(&net, &mut AccumulatorStack::new(&net), root, 2, false).checksum).collect();
+    let shared: Vec<Vec<i64>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..4)
+            .map(|t| {
+                let (net, roots) = (&net, &roots);
+                scope.spawn(move || {
+                    let mut stack = AccumulatorStack::new(net);
+                    // Each thread walks the roots in its own order.
+                    let mut sums = vec![0; roots.len()];
+                    for k in 0..roots.len() {
+                        let i = (k + t) % roots.len();
+                        let stats = walk(net, &mut stack, &roots[i], 2, true);
+                        assert_eq!(stats.mismatches, 0);
+                        sums[i] = stats.checksum;
+                    }
+                    sums
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for sums in shared {
+        assert_eq!(sums, alone);
+    }
+}
