@@ -1,8 +1,8 @@
 //! `cargo bench`: Stockfish's timed operations (see
 //! `../shared/reference/stockfish-timings.md`) for real nets, on every
 //! backend this CPU runs. Each iteration is one operation on one position of
-//! `timing_moves.tsv`, timed as `nnue bench` times it
-//! ([`nnue::runtime::bench`]).
+//! `timing_moves.tsv` (for `walk`: one node of the walk), timed as
+//! `nnue bench` times it ([`nnue::runtime::bench`]).
 //!
 //! `NNUE_BENCH_NETS` (comma-separated file names) picks the nets; the
 //! default is the Stockfish 17.1 big and small nets.
@@ -38,8 +38,9 @@ fn bench_net<N: Network>(c: &mut Criterion, file: &str, positions: &[BenchPositi
             group.bench_function(op.key(), |b| {
                 b.iter_custom(|iters| {
                     // Whole passes over the positions; `iters` operations'
-                    // worth of the mean time per position.
-                    let passes = iters.div_ceil(count).max(1);
+                    // worth of the mean time per position. A walk pass
+                    // (about a second) already averages over many nodes.
+                    let passes = if op == Operation::Walk { 1 } else { iters.div_ceil(count).max(1) };
                     let total: f64 = (0..passes).map(|_| bench.pass(op).0).sum();
                     Duration::from_nanos((total / (passes * count) as f64 * iters as f64) as u64)
                 })

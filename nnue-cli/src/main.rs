@@ -50,7 +50,8 @@ enum Command {
         /// Timed passes over all positions (the median is reported).
         #[arg(long, default_value_t = 21)]
         runs: usize,
-        /// Only these operations, comma-separated: refresh, eval, forward, move, update.
+        /// Only these operations, comma-separated: refresh, refresh_hot, eval,
+        /// forward, move, update, walk.
         #[arg(long)]
         ops: Option<String>,
     },

@@ -3,7 +3,8 @@
 //! and the criterion benchmarks both run these.
 
 use crate::shakmaty::{chess_from_fen, move_changes};
-use crate::{Color, FeatureList, MoveChanges, Network, Position};
+use crate::walk::walk;
+use crate::{AccumulatorStack, Color, FeatureList, MoveChanges, Network, Position, RefreshCache};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position as _};
 use std::time::Instant;
@@ -45,30 +46,47 @@ pub fn parse_moves(tsv: &str) -> Result<Vec<BenchPosition>, String> {
 pub enum Operation {
     /// Both accumulators from scratch, then transform and layers.
     Refresh,
+    /// Both accumulators through the refresh cache, which already holds
+    /// this very position, then transform and layers.
+    RefreshHot,
     /// Transform and layers, accumulators ready.
     EvalReady,
     /// The layers only, on a ready transformer output.
     Forward,
-    /// Make the non-king move (shakmaty), update both accumulators
-    /// incrementally, evaluate; unmake by dropping the copy.
+    /// As an engine: make the non-king move (shakmaty, on a copy), push its
+    /// piece changes on an [`AccumulatorStack`] whose top is computed,
+    /// evaluate (both perspectives updated lazily), pop.
     MoveEval,
-    /// As `MoveEval` without making the move on a board: the move's piece
-    /// changes, both updates, the evaluation.
+    /// Without a board move or a stack: the move's piece changes, both
+    /// updates, the evaluation.
     UpdateEval,
+    /// A perft-style walk to depth 3 evaluating every node through an
+    /// [`AccumulatorStack`] (moves made on copies), from every 100th
+    /// position: time per node.
+    Walk,
 }
 
 impl Operation {
-    pub const ALL: [Operation; 5] =
-        [Operation::Refresh, Operation::EvalReady, Operation::Forward, Operation::MoveEval, Operation::UpdateEval];
+    pub const ALL: [Operation; 7] = [
+        Operation::Refresh,
+        Operation::RefreshHot,
+        Operation::EvalReady,
+        Operation::Forward,
+        Operation::MoveEval,
+        Operation::UpdateEval,
+        Operation::Walk,
+    ];
 
     /// A short name for command lines.
     pub fn key(self) -> &'static str {
         match self {
             Operation::Refresh => "refresh",
+            Operation::RefreshHot => "refresh_hot",
             Operation::EvalReady => "eval",
             Operation::Forward => "forward",
             Operation::MoveEval => "move",
             Operation::UpdateEval => "update",
+            Operation::Walk => "walk",
         }
     }
 
@@ -76,10 +94,12 @@ impl Operation {
     pub fn name(self) -> &'static str {
         match self {
             Operation::Refresh => "refresh",
+            Operation::RefreshHot => "refresh, cache hot",
             Operation::EvalReady => "eval, acc. ready",
             Operation::Forward => "forward",
             Operation::MoveEval => "move + eval",
             Operation::UpdateEval => "update + eval",
+            Operation::Walk => "walk depth 3, per node",
         }
     }
 }
@@ -95,6 +115,8 @@ pub struct Bench<'n, N: Network> {
     accumulator: N::Accumulator,
     after: N::Accumulator,
     transformed: N::Transformed,
+    stack: AccumulatorStack<N>,
+    cache: RefreshCache<N>,
     clock_ns: f64,
 }
 
@@ -106,6 +128,8 @@ impl<'n, N: Network> Bench<'n, N> {
             accumulator: N::Accumulator::default(),
             after: N::Accumulator::default(),
             transformed: N::new_transformed(),
+            stack: AccumulatorStack::new(net),
+            cache: RefreshCache::new(net),
             clock_ns: clock_overhead_ns(),
         }
     }
@@ -114,6 +138,7 @@ impl<'n, N: Network> Bench<'n, N> {
     pub fn count(&self, op: Operation) -> usize {
         match op {
             Operation::MoveEval | Operation::UpdateEval => self.positions.iter().filter(|p| p.quiet.is_some()).count(),
+            Operation::Walk => 1,
             _ => self.positions.len(),
         }
     }
@@ -121,12 +146,15 @@ impl<'n, N: Network> Bench<'n, N> {
     /// One pass of `op` over every position: the total timed nanoseconds
     /// and a checksum of the results (so nothing is optimised away).
     pub fn pass(&mut self, op: Operation) -> (f64, i64) {
+        if op == Operation::Walk {
+            return self.walk_pass();
+        }
         let net = self.net;
         let (mut total, mut sum) = (0.0, 0i64);
         for p in &self.positions {
             let stm = p.board.side_to_move();
             let count = p.board.piece_count();
-            if op != Operation::Refresh {
+            if !matches!(op, Operation::Refresh | Operation::RefreshHot) {
                 net.refresh(&p.board, &mut self.accumulator);
             }
             let (ns, value) = match op {
@@ -134,6 +162,13 @@ impl<'n, N: Network> Bench<'n, N> {
                     net.refresh(&p.board, &mut self.accumulator);
                     net.evaluate_accumulator(&self.accumulator, stm, count).value
                 }),
+                Operation::RefreshHot => {
+                    self.cache.refresh_both(net, &p.board, &mut self.accumulator);
+                    timed(|| {
+                        self.cache.refresh_both(net, &p.board, &mut self.accumulator);
+                        net.evaluate_accumulator(&self.accumulator, stm, count).value
+                    })
+                }
                 Operation::EvalReady => {
                     // Warm: the layer stack's weights, as after a previous evaluation.
                     std::hint::black_box(net.evaluate_accumulator(&self.accumulator, stm, count));
@@ -145,22 +180,31 @@ impl<'n, N: Network> Bench<'n, N> {
                     std::hint::black_box(net.forward(bucket, &self.transformed));
                     timed(|| net.forward(bucket, &self.transformed))
                 }
-                Operation::MoveEval | Operation::UpdateEval => {
+                Operation::MoveEval => {
+                    let Some(m) = &p.quiet else { continue };
+                    let stack = &mut self.stack;
+                    stack.reset(&p.board);
+                    std::hint::black_box(stack.accumulator(net, &p.board));
+                    timed(|| {
+                        let changes = move_changes(&p.board, m);
+                        let mut moved = p.board.clone();
+                        moved.play_unchecked(*m);
+                        stack.push(&changes);
+                        let value = stack.evaluate(net, &moved).value;
+                        stack.pop();
+                        value
+                    })
+                }
+                Operation::UpdateEval => {
                     let Some(m) = &p.quiet else { continue };
                     let (before, after) = (&self.accumulator, &mut self.after);
                     timed(|| {
                         let changes = move_changes(&p.board, m);
-                        let moved = (op == Operation::MoveEval).then(|| {
-                            let mut moved = p.board.clone();
-                            moved.play_unchecked(*m);
-                            moved
-                        });
                         update(net, &p.board, &changes, before, after);
-                        let value = net.evaluate_accumulator(after, stm.flip(), count - usize::from(m.is_capture())).value;
-                        std::hint::black_box(moved);
-                        value
+                        net.evaluate_accumulator(after, stm.flip(), count - usize::from(m.is_capture())).value
                     })
                 }
+                Operation::Walk => unreachable!("handled above"),
             };
             total += ns - self.clock_ns;
             sum += i64::from(value);
@@ -168,9 +212,24 @@ impl<'n, N: Network> Bench<'n, N> {
         (total, sum)
     }
 
+    /// One [`Operation::Walk`] pass: the total time divided by the nodes
+    /// walked (so "per position" is per node), and the walks' checksum.
+    fn walk_pass(&mut self) -> (f64, i64) {
+        let (mut ns, mut nodes, mut sum) = (0.0, 0u64, 0i64);
+        for p in self.positions.iter().step_by(100) {
+            let stats = walk(self.net, &mut self.stack, &p.board, 3, false);
+            ns += stats.elapsed.as_nanos() as f64;
+            nodes += stats.nodes;
+            sum = sum.wrapping_add(stats.checksum);
+        }
+        (ns / nodes.max(1) as f64, sum)
+    }
+
     /// Median nanoseconds per position of `op` over `runs` passes (after one
     /// warm-up pass).
     pub fn median_ns(&mut self, op: Operation, runs: usize) -> f64 {
+        // A walk pass takes about a second: three are enough for a median.
+        let runs = if op == Operation::Walk { runs.min(3) } else { runs };
         std::hint::black_box(self.pass(op));
         let count = self.count(op).max(1) as f64;
         let mut samples: Vec<f64> = (0..runs.max(1)).map(|_| std::hint::black_box(self.pass(op)).0 / count).collect();
