@@ -233,3 +233,23 @@ fn threads_share_one_network() {
         assert_eq!(sums, alone);
     }
 }
+
+/// shakmaty's bitboards (used by the refresh cache) equal the ones built
+/// piece by piece (the default for other boards).
+#[test]
+fn bitboards_agree_with_the_pieces() {
+    use nnue::runtime::{Board, Position as _};
+    let mut rng = Rng::new(5);
+    let mut pos = start(&mut rng);
+    for i in 0..5_000 {
+        let moves = pos.legal_moves();
+        if moves.is_empty() || i % 60 == 0 {
+            pos = start(&mut rng);
+        } else {
+            pos.play_unchecked(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+        }
+        let board = Board::from_position(&pos).unwrap();
+        assert_eq!(pos.bitboards(), board.bitboards(), "position {i}");
+        assert_ne!(pos.bitboards(), [[0; 6]; 2]);
+    }
+}

@@ -120,3 +120,31 @@ fn unavailable_isa_is_an_error() {
     let err = error_line(&nnue(&["eval", "--net", net.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1", "--isa", "avx9"]));
     assert!(err.contains("--isa: unknown instruction set `avx9`"), "{err}");
 }
+
+/// `nnue walk`: perft node counts (known values), no mismatches under
+/// `--verify` on every backend, the same checksums everywhere, and the
+/// summary as the last line.
+#[test]
+fn walk_counts_perft_nodes_and_verifies_every_node() {
+    let fens = temp(
+        "walk.fens",
+        b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n# a comment\n\nr3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\tignored\n",
+    );
+    let net = net("nn-37f18f62d772.nnue");
+    let mut checksums = None;
+    for isa in support::isas() {
+        let out = stdout(&nnue(&["walk", "--isa", isa.name(), "--net", net.to_str().unwrap(), "--fens", fens.to_str().unwrap(), "--depth", "2", "--verify"]));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "fen\tnodes\tmismatches\tchecksum");
+        // Nodes of depth 0..=2: 1 + 20 + 400 and 1 + 48 + 2039 (Kiwipete).
+        let rows: Vec<Vec<&str>> = lines[1..3].iter().map(|l| l.split('\t').collect()).collect();
+        assert_eq!((rows[0][1], rows[0][2]), ("421", "0"));
+        assert_eq!((rows[1][1], rows[1][2]), ("2088", "0"));
+        let sums: Vec<String> = rows.iter().map(|r| r[3].to_owned()).collect();
+        assert_eq!(checksums.get_or_insert_with(|| sums.clone()), &sums, "{isa}");
+        let last = lines.last().unwrap();
+        assert_eq!(lines.len(), 4);
+        assert!(last.starts_with("nodes=2509 mismatches=0 nodes_per_sec="), "{last}");
+        assert!(last.rsplit('=').next().unwrap().parse::<f64>().unwrap() > 0.0);
+    }
+}

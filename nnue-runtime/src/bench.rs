@@ -154,7 +154,7 @@ impl<'n, N: Network> Bench<'n, N> {
         for p in &self.positions {
             let stm = p.board.side_to_move();
             let count = p.board.piece_count();
-            if !matches!(op, Operation::Refresh | Operation::RefreshHot) {
+            if matches!(op, Operation::EvalReady | Operation::Forward | Operation::UpdateEval) {
                 net.refresh(&p.board, &mut self.accumulator);
             }
             let (ns, value) = match op {

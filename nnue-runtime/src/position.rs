@@ -106,4 +106,12 @@ pub trait Position {
         self.for_each_piece(|_, _| n += 1);
         n
     }
+    /// The pieces as bitboards, `[color index][kind]`, bit `i` for the
+    /// square of index `i`. Boards kept as bitboards should override this;
+    /// the refresh cache compares positions with it.
+    fn bitboards(&self) -> [[u64; 6]; 2] {
+        let mut bitboards = [[0; 6]; 2];
+        self.for_each_piece(|square, piece| bitboards[piece.color.index()][piece.kind as usize] |= 1 << square.index());
+        bitboards
+    }
 }

@@ -9,29 +9,14 @@
 
 use crate::features::FeatureList;
 use crate::network::Network;
-use crate::position::{Color, Piece, Position, Square};
+use crate::position::{Color, Piece, PieceKind, Position, Square};
 
-/// A board as 64 piece codes (0 for an empty square).
-type Pieces = [u8; 64];
-
-fn code(piece: Piece) -> u8 {
-    1 + piece.color.index() as u8 * 6 + piece.kind as u8
-}
-
-fn piece(code: u8) -> Piece {
-    let color = if code > 6 { Color::Black } else { Color::White };
-    Piece { color, kind: crate::position::PieceKind::ALL[usize::from((code - 1) % 6)] }
-}
-
-fn pieces(pos: &impl Position) -> Pieces {
-    let mut board = [0; 64];
-    pos.for_each_piece(|square, piece| board[square.index()] = code(piece));
-    board
-}
+/// A board as bitboards, `[color index][kind]` ([`Position::bitboards`]).
+type Bitboards = [[u64; 6]; 2];
 
 struct Entry<N: Network> {
     half: N::Half,
-    board: Pieces,
+    board: Bitboards,
 }
 
 /// One search thread's refresh cache for networks of type `N`.
@@ -43,7 +28,7 @@ pub struct RefreshCache<N: Network> {
 impl<N: Network> RefreshCache<N> {
     /// A cache whose entries hold the empty board (the biases) of `net`.
     pub fn new(net: &N) -> Self {
-        let entries = (0..64).map(|_| core::array::from_fn(|_| Entry { half: net.empty_half(), board: [0; 64] })).collect();
+        let entries = (0..64).map(|_| core::array::from_fn(|_| Entry { half: net.empty_half(), board: [[0; 6]; 2] })).collect();
         RefreshCache { entries }
     }
 
@@ -56,39 +41,39 @@ impl<N: Network> RefreshCache<N> {
     /// Computes `perspective`'s accumulator of `pos` into `accumulator` from
     /// the cache entry of its king square, and stores the result back there.
     pub fn refresh(&mut self, net: &N, pos: &impl Position, perspective: Color, accumulator: &mut N::Accumulator) {
-        let board = pieces(pos);
+        let board = pos.bitboards();
         self.refresh_board(net, &board, pos.king_square(perspective), perspective, accumulator);
     }
 
     /// Both perspectives of `pos`.
     pub fn refresh_both(&mut self, net: &N, pos: &impl Position, accumulator: &mut N::Accumulator) {
-        let board = pieces(pos);
+        let board = pos.bitboards();
         for perspective in [Color::White, Color::Black] {
             self.refresh_board(net, &board, pos.king_square(perspective), perspective, accumulator);
         }
     }
 
-    fn refresh_board(&mut self, net: &N, board: &Pieces, king: Square, perspective: Color, accumulator: &mut N::Accumulator) {
+    fn refresh_board(&mut self, net: &N, board: &Bitboards, king: Square, perspective: Color, accumulator: &mut N::Accumulator) {
         let entry = &mut self.entries[king.index()][perspective.index()];
         let (mut removed, mut added) = (FeatureList::default(), FeatureList::default());
-        for (index, (&old, &new)) in entry.board.iter().zip(board).enumerate() {
-            if old == new {
-                continue;
-            }
-            let square = Square::new(index as u8).expect("64 squares");
-            if old != 0 {
-                if let Some(f) = N::feature(perspective, king, square, piece(old)) {
-                    removed.push(f);
-                }
-            }
-            if new != 0 {
-                if let Some(f) = N::feature(perspective, king, square, piece(new)) {
-                    added.push(f);
+        for (color, (old_side, new_side)) in [Color::White, Color::Black].into_iter().zip(entry.board.iter().zip(board)) {
+            for (kind, (&old, &new)) in PieceKind::ALL.into_iter().zip(old_side.iter().zip(new_side)) {
+                let piece = Piece { color, kind };
+                for (mut squares, list) in [(old & !new, &mut removed), (new & !old, &mut added)] {
+                    while squares != 0 {
+                        let square = Square::new(squares.trailing_zeros() as u8).expect("bit index below 64");
+                        squares &= squares - 1;
+                        if let Some(f) = N::feature(perspective, king, square, piece) {
+                            list.push(f);
+                        }
+                    }
                 }
             }
         }
         net.update_from_half(&entry.half, accumulator, perspective, removed.as_slice(), added.as_slice());
-        N::store_half(accumulator, perspective, &mut entry.half);
-        entry.board = *board;
+        if !(removed.as_slice().is_empty() && added.as_slice().is_empty()) {
+            N::store_half(accumulator, perspective, &mut entry.half);
+            entry.board = *board;
+        }
     }
 }

@@ -60,6 +60,13 @@ impl Position for shakmaty::Chess {
     fn piece_count(&self) -> usize {
         self.board().occupied().count()
     }
+
+    fn bitboards(&self) -> [[u64; 6]; 2] {
+        // shakmaty numbers squares as we do (a1 = 0, h8 = 63).
+        let board = self.board();
+        [shakmaty::Color::White, shakmaty::Color::Black]
+            .map(|c| shakmaty::Role::ALL.map(|r| u64::from(board.by_color(c) & board.by_role(r))))
+    }
 }
 
 /// The pieces `m` changes in `pos` (which must be legal there).
