@@ -11,8 +11,11 @@ use nnue::runtime::walk::{evaluate_fresh, walk};
 use nnue::runtime::{AccumulatorStack, Isa, Network, RefreshCache, Rng};
 use shakmaty::{fen::Fen, CastlingMode, Chess, Move, Position as _};
 
-/// Make/unmake steps per architecture and backend.
-const STEPS: u64 = 100_000;
+/// Make/unmake steps per architecture and backend: 100,000, or
+/// `NNUE_INCREMENTAL_STEPS` (the aarch64 runs under qemu use fewer).
+fn steps() -> u64 {
+    std::env::var("NNUE_INCREMENTAL_STEPS").map_or(100_000, |s| s.parse().expect("NNUE_INCREMENTAL_STEPS: a number"))
+}
 
 fn start(rng: &mut Rng) -> Chess {
     let fen: Fen = support::STARTS[(rng.next_u64() % support::STARTS.len() as u64) as usize].parse().unwrap();
@@ -38,7 +41,12 @@ impl Kinds {
         self.en_passant += u64::from(m.is_en_passant());
     }
 
+    /// Every kind occurred (checked for full-length walks: a short one,
+    /// as under qemu, may miss the rarest, en passant).
     fn assert_all_seen(&self, what: &str) {
+        if steps() < 100_000 {
+            return;
+        }
         assert!(
             self.king > 0 && self.capture > 0 && self.promotion > 0 && self.castle > 0 && self.en_passant > 0,
             "{what}: some kind of move never occurred: {self:?}"
@@ -147,7 +155,7 @@ macro_rules! random_net_tests {
             for isa in support::isas() {
                 let net = arch::Network::from_bytes_with_isa(&bytes, isa).unwrap();
                 let what = format!("{} random net, {isa}", stringify!($module));
-                random_walk(&net, STEPS, 7 + isa as u64, &what).assert_all_seen(&what);
+                random_walk(&net, steps(), 7 + isa as u64, &what).assert_all_seen(&what);
                 check_refresh_cache(&net, 2_000, 11 + isa as u64, &what);
             }
         }
@@ -176,7 +184,7 @@ macro_rules! real_net_tests {
             for isa in support::isas() {
                 let net = arch::Network::from_bytes_with_isa(&bytes, isa).unwrap();
                 let what = format!("{}, {isa}", $net);
-                random_walk(&net, STEPS, 3 + isa as u64, &what).assert_all_seen(&what);
+                random_walk(&net, steps(), 3 + isa as u64, &what).assert_all_seen(&what);
             }
         }
     )*};

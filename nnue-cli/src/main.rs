@@ -33,6 +33,7 @@ enum Command {
         #[arg(long)]
         fens: Option<PathBuf>,
         /// The kernel backend: scalar, avx2, avx-vnni, avx512, avx512-vnni
+        /// (x86-64), neon, neon-dotprod (AArch64)
         /// (default: $NNUE_ISA, else the best this CPU runs).
         #[arg(long)]
         isa: Option<String>,

@@ -2,14 +2,14 @@
 //! the tile size, kernel and register width of every step chosen here.
 
 use crate::stack::propagate_body;
-use crate::targets::{self, AffineKernel, Target, X86};
+use crate::targets::{self, AffineKernel, Target, TARGETS};
 use crate::tokens::{doc, ident, runtime};
 use nnue_spec::ir::{Arch, LayerKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 
 pub fn generate(arch: &Arch) -> TokenStream {
-    let modules = X86.iter().map(|t| module(arch, t));
+    let modules = TARGETS.iter().map(|t| module(arch, t));
     quote!(#(#modules)*)
 }
 
@@ -17,6 +17,7 @@ fn module(arch: &Arch, target: &Target) -> TokenStream {
     let rt = runtime();
     let module = ident(target.module);
     let token = ident(target.token);
+    let (arch_name, simd) = (target.arch, ident(target.simd));
     let tile = target.tile(arch.transformer.dimensions);
     let tiles = arch.transformer.dimensions / (tile * target.lanes);
     let module_doc = doc(&format!("Kernels for {}.", target.name));
@@ -32,10 +33,10 @@ fn module(arch: &Arch, target: &Target) -> TokenStream {
                 "`{}`: {}column kernel, {regs} x {}-bit output registers",
                 l.name,
                 if sparse { "sparse-input " } else { "" },
-                if wide { target.dot_lanes * 32 } else { 256 }
+                target.register_bits(wide)
             ),
             AffineKernel::Rows { wide } => {
-                format!("`{}`: row kernel, {}-bit registers", l.name, if wide { target.dot_lanes * 32 } else { 256 })
+                format!("`{}`: row kernel, {}-bit registers", l.name, target.register_bits(wide))
             }
         };
         doc(&kernel)
@@ -44,11 +45,11 @@ fn module(arch: &Arch, target: &Target) -> TokenStream {
     let body = propagate_body(arch, Some(target));
     quote! {
         #module_doc
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(target_arch = #arch_name)]
         mod #module {
             use super::{Accumulator, LayerStack, Transformer, L1, PSQT_BUCKETS, TRANSFORMED};
 
-            type Cpu = #rt::simd::x86::#token;
+            type Cpu = #rt::simd::#simd::#token;
 
             #tile_doc
             const TILE: usize = #tile;

@@ -1,7 +1,7 @@
 //! The network type: loading a file for a backend, dispatching to the
 //! backend's kernels, computing accumulators, evaluating.
 
-use crate::targets::X86;
+use crate::targets::TARGETS;
 use crate::tokens::{i32, ident, int, runtime};
 use nnue_spec::ir::{Arch, BucketSelect, Encoding, EvalRule, TransformerOutput};
 use proc_macro2::TokenStream;
@@ -16,11 +16,11 @@ pub fn generate(arch: &Arch) -> TokenStream {
     let load_scale = i32(arch.transformer.load_scale);
     let scalar_transform = scalar_transform(arch);
     let dispatch = |call: &dyn Fn(&proc_macro2::Ident) -> TokenStream, scalar: TokenStream| {
-        let arms = X86.iter().map(|t| {
-            let (variant, module) = (ident(t.variant), ident(t.module));
+        let arms = TARGETS.iter().map(|t| {
+            let (variant, module, arch_name) = (ident(t.variant), ident(t.module), t.arch);
             let call = call(&module);
             quote! {
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(target_arch = #arch_name)]
                 #rt::Backend::#variant(cpu) => #call,
             }
         });
@@ -109,6 +109,8 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 let mut network = Network { description: header.description, backend, transformer, stacks };
                 if let ::core::option::Option::Some(lanes) = backend.accumulator_lanes() {
                     network.transformer.permute_lanes(lanes);
+                }
+                if backend != #rt::Backend::Scalar {
                     network.stacks.iter_mut().for_each(LayerStack::prepare_columns);
                 }
                 ::core::result::Result::Ok(network)

@@ -137,9 +137,9 @@ fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>) -> TokenStrea
         LayerKind::ClippedReLU { shift, max } => {
             let input = input();
             let call = match target {
-                Some(_) if layer.output_dimensions.is_multiple_of(8) && max <= 127 => {
-                    let (shift, max) = (lit(i64::from(shift)), lit(i64::from(max)));
-                    quote!(#rt::simd::x86::clipped_relu::<#n, #shift>(#input, #max, &mut #name))
+                Some(target) if layer.output_dimensions.is_multiple_of(8) && max <= 127 => {
+                    let (shift, max, simd) = (lit(i64::from(shift)), lit(i64::from(max)), ident(target.simd));
+                    quote!(#rt::simd::#simd::clipped_relu::<#n, #shift>(#input, #max, &mut #name))
                 }
                 _ => {
                     let (shift, max) = (int(shift as usize), i32(max));
@@ -158,9 +158,9 @@ fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>) -> TokenStrea
                 && (16..=31).contains(&shift)
                 && (32767i64 * 32767) >> shift >= i64::from(max);
             let call = match target {
-                Some(_) if simd => {
-                    let (after, max) = (lit(i64::from(shift) - 16), lit(i64::from(max)));
-                    quote!(#rt::simd::x86::sqr_clipped_relu::<#n, #after>(#input, #max, &mut #name))
+                Some(target) if simd => {
+                    let (after, max, simd) = (lit(i64::from(shift) - 16), lit(i64::from(max)), ident(target.simd));
+                    quote!(#rt::simd::#simd::sqr_clipped_relu::<#n, #after>(#input, #max, &mut #name))
                 }
                 _ => {
                     let (shift, max) = (int(shift as usize), i32(max));

@@ -13,7 +13,11 @@ pub struct Target {
     pub variant: &'static str,
     /// Human name for docs.
     pub name: &'static str,
-    /// The token type in `runtime::simd::x86`.
+    /// The `target_arch` it is compiled for.
+    pub arch: &'static str,
+    /// Its module in `runtime::simd` (`x86` or `aarch64`).
+    pub simd: &'static str,
+    /// The token type in that module.
     pub token: &'static str,
     /// i16 lanes per accumulator register.
     pub lanes: usize,
@@ -23,23 +27,26 @@ pub struct Target {
     pub dot_lanes: usize,
 }
 
-/// Every x86-64 target.
-pub const X86: [Target; 4] = [
-    Target { module: "avx2", variant: "Avx2", name: "AVX2", token: "Avx2", lanes: 16, max_tile: 12, dot_lanes: 8 },
-    Target { module: "avx_vnni", variant: "AvxVnni", name: "AVX2 + AVX-VNNI", token: "AvxVnni", lanes: 16, max_tile: 12, dot_lanes: 8 },
-    Target { module: "avx512", variant: "Avx512", name: "AVX-512 F/BW/VL", token: "Avx512", lanes: 32, max_tile: 16, dot_lanes: 16 },
-    Target {
-        module: "avx512_vnni",
-        variant: "Avx512Vnni",
-        name: "AVX-512 F/BW/VL + VNNI",
-        token: "Avx512Vnni",
-        lanes: 32,
-        max_tile: 16,
-        dot_lanes: 16,
-    },
+const fn x86(module: &'static str, variant: &'static str, name: &'static str, lanes: usize, max_tile: usize, dot_lanes: usize) -> Target {
+    Target { module, variant, name, arch: "x86_64", simd: "x86", token: variant, lanes, max_tile, dot_lanes }
+}
+
+const fn arm(module: &'static str, variant: &'static str, name: &'static str) -> Target {
+    // 32 vector registers: 16 for the accumulator tile, the rest for rows.
+    Target { module, variant, name, arch: "aarch64", simd: "aarch64", token: variant, lanes: 8, max_tile: 16, dot_lanes: 4 }
+}
+
+/// Every target, x86-64 first.
+pub const TARGETS: [Target; 6] = [
+    x86("avx2", "Avx2", "AVX2", 16, 12, 8),
+    x86("avx_vnni", "AvxVnni", "AVX2 + AVX-VNNI", 16, 12, 8),
+    x86("avx512", "Avx512", "AVX-512 F/BW/VL", 32, 16, 16),
+    x86("avx512_vnni", "Avx512Vnni", "AVX-512 F/BW/VL + VNNI", 32, 16, 16),
+    arm("neon", "Neon", "NEON"),
+    arm("neon_dotprod", "NeonDotprod", "NEON + dot product"),
 ];
 
-/// i32 lanes of the narrow (256-bit) dot-product register.
+/// i32 lanes of the narrow (256-bit) dot-product register of x86.
 const NARROW_DOT_LANES: usize = 8;
 
 impl Target {
@@ -50,17 +57,23 @@ impl Target {
         (1..=self.max_tile.min(registers)).rev().find(|t| registers.is_multiple_of(*t)).unwrap_or(1)
     }
 
-    /// How an affine layer is computed on this target.
+    /// How an affine layer is computed on this target. The weight layout
+    /// (columns or rows, [`uses_columns`]) is the same on every target.
     pub fn affine(&self, layer: &Layer) -> AffineKernel {
         let LayerKind::Affine { padded_inputs, sparse } = layer.kind else { panic!("not an affine layer") };
         let out = layer.output_dimensions;
-        if out.is_multiple_of(self.dot_lanes) {
-            AffineKernel::Columns { wide: true, regs: out / self.dot_lanes, sparse }
-        } else if out.is_multiple_of(NARROW_DOT_LANES) {
-            AffineKernel::Columns { wide: self.dot_lanes == NARROW_DOT_LANES, regs: out / NARROW_DOT_LANES, sparse }
-        } else {
+        if !uses_columns(layer) {
             AffineKernel::Rows { wide: padded_inputs % (4 * self.dot_lanes) == 0 }
+        } else if out.is_multiple_of(self.dot_lanes) {
+            AffineKernel::Columns { wide: true, regs: out / self.dot_lanes, sparse }
+        } else {
+            AffineKernel::Columns { wide: false, regs: out / NARROW_DOT_LANES, sparse }
         }
+    }
+
+    /// Bits of its widest or narrow register, for docs.
+    pub fn register_bits(&self, wide: bool) -> usize {
+        if wide { self.dot_lanes * 32 } else { NARROW_DOT_LANES * 32 }
     }
 }
 
@@ -73,10 +86,11 @@ pub enum AffineKernel {
     Rows { wide: bool },
 }
 
-/// Whether an affine layer's weights use the column layout on x86 (the same
-/// layout for every width).
+/// Whether an affine layer's weights use the column layout (on every
+/// target, for every register width): when its outputs fill whole 256-bit
+/// registers.
 pub fn uses_columns(layer: &Layer) -> bool {
-    matches!(X86[0].affine(layer), AffineKernel::Columns { .. })
+    layer.output_dimensions.is_multiple_of(NARROW_DOT_LANES)
 }
 
 /// The transformer's output kernel call, for a backend token `cpu`.

@@ -16,6 +16,10 @@ pub enum Backend {
     Avx512(crate::simd::x86::Avx512),
     #[cfg(target_arch = "x86_64")]
     Avx512Vnni(crate::simd::x86::Avx512Vnni),
+    #[cfg(target_arch = "aarch64")]
+    Neon(crate::simd::aarch64::Neon),
+    #[cfg(target_arch = "aarch64")]
+    NeonDotprod(crate::simd::aarch64::NeonDotprod),
 }
 
 impl Backend {
@@ -31,9 +35,20 @@ impl Backend {
                 Isa::AvxVnni => x86::AvxVnni::new().map(Backend::AvxVnni).ok_or_else(unavailable),
                 Isa::Avx512 => x86::Avx512::new().map(Backend::Avx512).ok_or_else(unavailable),
                 Isa::Avx512Vnni => x86::Avx512Vnni::new().map(Backend::Avx512Vnni).ok_or_else(unavailable),
+                Isa::Neon | Isa::NeonDotprod => Err(unavailable()),
             }
         }
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(target_arch = "aarch64")]
+        {
+            use crate::simd::aarch64;
+            match isa {
+                Isa::Scalar => Ok(Backend::Scalar),
+                Isa::Neon => aarch64::Neon::new().map(Backend::Neon).ok_or_else(unavailable),
+                Isa::NeonDotprod => aarch64::NeonDotprod::new().map(Backend::NeonDotprod).ok_or_else(unavailable),
+                _ => Err(unavailable()),
+            }
+        }
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         match isa {
             Isa::Scalar => Ok(Backend::Scalar),
             _ => Err(unavailable()),
@@ -52,15 +67,20 @@ impl Backend {
             Backend::Avx512(_) => Isa::Avx512,
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512Vnni(_) => Isa::Avx512Vnni,
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon(_) => Isa::Neon,
+            #[cfg(target_arch = "aarch64")]
+            Backend::NeonDotprod(_) => Isa::NeonDotprod,
         }
     }
 
     /// i16 lanes per accumulator register: the block size of the
     /// transformer's lane order (see [`crate::kernels::layout`]); `None` for
-    /// the scalar backend, which keeps logical order.
+    /// backends that keep logical order: scalar, and NEON (whose 128-bit
+    /// packing keeps lane order).
     pub fn accumulator_lanes(self) -> Option<usize> {
         match self.isa() {
-            Isa::Scalar => None,
+            Isa::Scalar | Isa::Neon | Isa::NeonDotprod => None,
             Isa::Avx2 | Isa::AvxVnni => Some(16),
             Isa::Avx512 | Isa::Avx512Vnni => Some(32),
         }

@@ -1,7 +1,8 @@
 //! Instruction sets: names, run-time detection (once), and choice.
 //!
 //! This is the one place that knows which backends exist and how to detect
-//! them. Detection uses `is_x86_feature_detected!`, which resolves at compile
+//! them. Detection uses `is_x86_feature_detected!` (and
+//! `is_aarch64_feature_detected!`), which resolves at compile
 //! time when the features are enabled for the build (`-C target-cpu=...`)
 //! and otherwise asks the CPU once and caches the answer.
 
@@ -21,6 +22,10 @@ pub enum Isa {
     Avx512,
     /// AVX-512 F/BW/VL with AVX-512 VNNI dot products.
     Avx512Vnni,
+    /// NEON (AArch64).
+    Neon,
+    /// NEON with the dot-product extension (`sdot`).
+    NeonDotprod,
 }
 
 /// The environment variable that overrides the automatic choice.
@@ -36,8 +41,18 @@ pub enum IsaError {
 }
 
 impl Isa {
-    /// Every backend, slowest first.
-    pub const ALL: [Isa; 5] = [Isa::Scalar, Isa::Avx2, Isa::AvxVnni, Isa::Avx512, Isa::Avx512Vnni];
+    /// Every backend, slowest first per architecture.
+    pub const ALL: [Isa; 7] = [Isa::Scalar, Isa::Avx2, Isa::AvxVnni, Isa::Avx512, Isa::Avx512Vnni, Isa::Neon, Isa::NeonDotprod];
+
+    /// The backends compiled for this target architecture (the others never
+    /// are available).
+    pub const NATIVE: &'static [Isa] = if cfg!(target_arch = "x86_64") {
+        &[Isa::Scalar, Isa::Avx2, Isa::AvxVnni, Isa::Avx512, Isa::Avx512Vnni]
+    } else if cfg!(target_arch = "aarch64") {
+        &[Isa::Scalar, Isa::Neon, Isa::NeonDotprod]
+    } else {
+        &[Isa::Scalar]
+    };
 
     /// The name used by `--isa` and `NNUE_ISA`.
     pub fn name(self) -> &'static str {
@@ -47,6 +62,8 @@ impl Isa {
             Isa::AvxVnni => "avx-vnni",
             Isa::Avx512 => "avx512",
             Isa::Avx512Vnni => "avx512-vnni",
+            Isa::Neon => "neon",
+            Isa::NeonDotprod => "neon-dotprod",
         }
     }
 
@@ -57,7 +74,7 @@ impl Isa {
 
     /// Whether this CPU can run the backend (detected once).
     pub fn is_available(self) -> bool {
-        static AVAILABLE: OnceLock<[bool; 5]> = OnceLock::new();
+        static AVAILABLE: OnceLock<[bool; 7]> = OnceLock::new();
         AVAILABLE.get_or_init(|| Isa::ALL.map(detect))[self as usize]
     }
 
@@ -116,10 +133,22 @@ fn detect(isa: Isa) -> bool {
         Isa::AvxVnni => avx2() && is_x86_feature_detected!("avxvnni"),
         Isa::Avx512 => avx2() && avx512(),
         Isa::Avx512Vnni => avx2() && avx512() && is_x86_feature_detected!("avx512vnni"),
+        Isa::Neon | Isa::NeonDotprod => false,
     }
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(target_arch = "aarch64")]
+fn detect(isa: Isa) -> bool {
+    use std::arch::is_aarch64_feature_detected;
+    match isa {
+        Isa::Scalar => true,
+        Isa::Neon => is_aarch64_feature_detected!("neon"),
+        Isa::NeonDotprod => is_aarch64_feature_detected!("neon") && is_aarch64_feature_detected!("dotprod"),
+        Isa::Avx2 | Isa::AvxVnni | Isa::Avx512 | Isa::Avx512Vnni => false,
+    }
+}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 fn detect(isa: Isa) -> bool {
     isa == Isa::Scalar
 }

@@ -6,9 +6,14 @@
 //! - [`Dot`]: registers of i32 sums of u8 x i8 products, for affine layers.
 //!
 //! Every method is `#[inline(always)]` and `unsafe`: it may only run on a CPU
-//! with the instruction set, which the safe backend tokens in [`x86`]
-//! guarantee.
+//! with the instruction set, which the safe backend tokens (in `x86` and
+//! `aarch64`) guarantee.
 
+#[macro_use]
+mod tokens;
+
+#[cfg(target_arch = "aarch64")]
+pub mod aarch64;
 #[cfg(target_arch = "x86_64")]
 pub mod x86;
 

@@ -1,0 +1,159 @@
+//! The backend token types, one macro for every ISA: a token exists only
+//! after run-time detection found its instruction set, and its safe methods
+//! run the [`crate::kernels`] instantiated for the ISA's vector types inside
+//! `#[target_feature]` functions. Generated code calls these methods and
+//! holds no `unsafe` itself.
+
+/// `backend_token!(doc, Token, Isa::X, "features", Lanes, Dot, Dot256)`.
+macro_rules! backend_token {
+    ($(#[$doc:meta])* $token:ident, $isa:expr, $features:literal, $lanes:ty, $dot:ty, $dot256:ty) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct $token(());
+
+        impl $token {
+            /// The token, if this CPU supports the instruction set.
+            pub fn new() -> Option<Self> {
+                $isa.is_available().then_some($token(()))
+            }
+
+            /// [`crate::kernels::accumulate`] with this ISA's registers.
+            #[allow(clippy::too_many_arguments)]
+            pub fn accumulate<const L1: usize, const TILE: usize, const B: usize>(
+                self,
+                weights: &[i16],
+                psqt_weights: &[i32],
+                base: &[i16; L1],
+                psqt_base: &[i32; B],
+                removed: &[u32],
+                added: &[u32],
+                out: &mut [i16; L1],
+                psqt_out: &mut [i32; B],
+            ) {
+                /// # Safety
+                /// The CPU supports the token's instruction set.
+                #[target_feature(enable = $features)]
+                #[allow(clippy::too_many_arguments)]
+                unsafe fn run<const L1: usize, const TILE: usize, const B: usize>(
+                    weights: &[i16],
+                    psqt_weights: &[i32],
+                    base: &[i16; L1],
+                    psqt_base: &[i32; B],
+                    removed: &[u32],
+                    added: &[u32],
+                    out: &mut [i16; L1],
+                    psqt_out: &mut [i32; B],
+                ) {
+                    // SAFETY: this function's target features are enabled.
+                    unsafe {
+                        $crate::kernels::accumulate::<$lanes, L1, TILE, B>(
+                            weights, psqt_weights, base, psqt_base, removed, added, out, psqt_out,
+                        )
+                    }
+                }
+                // SAFETY: the token exists only if the CPU supports the ISA.
+                unsafe { run::<L1, TILE, B>(weights, psqt_weights, base, psqt_base, removed, added, out, psqt_out) }
+            }
+
+            /// [`crate::kernels::transform_clip`] with this ISA's registers.
+            pub fn transform_clip<const L1: usize, const MAX: i16>(
+                self,
+                acc: &[[i16; L1]; 2],
+                order: [usize; 2],
+                out: &mut [u8],
+            ) {
+                /// # Safety
+                /// The CPU supports the token's instruction set.
+                #[target_feature(enable = $features)]
+                unsafe fn run<const L1: usize, const MAX: i16>(acc: &[[i16; L1]; 2], order: [usize; 2], out: &mut [u8]) {
+                    // SAFETY: this function's target features are enabled.
+                    unsafe { $crate::kernels::transform_clip::<$lanes, L1, MAX>(acc, order, out) }
+                }
+                // SAFETY: the token exists only if the CPU supports the ISA.
+                unsafe { run::<L1, MAX>(acc, order, out) }
+            }
+
+            backend_token!(@pairwise $features, $lanes, transform_pairwise_mulhi, SHL);
+            backend_token!(@pairwise $features, $lanes, transform_pairwise_mulhi_signed, SHL);
+            backend_token!(@pairwise $features, $lanes, transform_pairwise_mullo, SHR);
+
+            backend_token!(@affine $features, affine_columns, affine_rows, $dot);
+            backend_token!(@affine $features, affine_columns_256, affine_rows_256, $dot256);
+        }
+    };
+
+    (@pairwise $features:literal, $lanes:ty, $kernel:ident, $shift:ident) => {
+        /// The pairwise transformer kernel of the same name, with this ISA's
+        /// registers.
+        pub fn $kernel<const L1: usize, const MAX: i16, const $shift: i32>(
+            self,
+            acc: &[[i16; L1]; 2],
+            order: [usize; 2],
+            out: &mut [u8],
+        ) {
+            /// # Safety
+            /// The CPU supports the token's instruction set.
+            #[target_feature(enable = $features)]
+            unsafe fn run<const L1: usize, const MAX: i16, const $shift: i32>(
+                acc: &[[i16; L1]; 2],
+                order: [usize; 2],
+                out: &mut [u8],
+            ) {
+                // SAFETY: this function's target features are enabled.
+                unsafe { $crate::kernels::$kernel::<$lanes, L1, MAX, $shift>(acc, order, out) }
+            }
+            // SAFETY: the token exists only if the CPU supports the ISA.
+            unsafe { run::<L1, MAX, $shift>(acc, order, out) }
+        }
+    };
+
+    (@affine $features:literal, $columns:ident, $rows:ident, $dot:ty) => {
+        /// [`crate::kernels::affine_columns`] with this ISA's dot products of this width.
+        pub fn $columns<const PADDED: usize, const CHUNKS: usize, const OUT: usize, const REGS: usize, const SPARSE: bool>(
+            self,
+            biases: &[i32; OUT],
+            weights: &[i8],
+            input: &[u8; PADDED],
+            out: &mut [i32; OUT],
+        ) {
+            /// # Safety
+            /// The CPU supports the token's instruction set.
+            #[target_feature(enable = $features)]
+            unsafe fn run<const PADDED: usize, const CHUNKS: usize, const OUT: usize, const REGS: usize, const SPARSE: bool>(
+                biases: &[i32; OUT],
+                weights: &[i8],
+                input: &[u8; PADDED],
+                out: &mut [i32; OUT],
+            ) {
+                // SAFETY: this function's target features are enabled.
+                unsafe { $crate::kernels::affine_columns::<$dot, PADDED, CHUNKS, OUT, REGS, SPARSE>(biases, weights, input, out) }
+            }
+            // SAFETY: the token exists only if the CPU supports the ISA.
+            unsafe { run::<PADDED, CHUNKS, OUT, REGS, SPARSE>(biases, weights, input, out) }
+        }
+
+        /// [`crate::kernels::affine_rows`] with this ISA's dot products of this width.
+        pub fn $rows<const PADDED: usize, const OUT: usize>(
+            self,
+            biases: &[i32; OUT],
+            weights: &[i8],
+            input: &[u8; PADDED],
+            out: &mut [i32; OUT],
+        ) {
+            /// # Safety
+            /// The CPU supports the token's instruction set.
+            #[target_feature(enable = $features)]
+            unsafe fn run<const PADDED: usize, const OUT: usize>(
+                biases: &[i32; OUT],
+                weights: &[i8],
+                input: &[u8; PADDED],
+                out: &mut [i32; OUT],
+            ) {
+                // SAFETY: this function's target features are enabled.
+                unsafe { $crate::kernels::affine_rows::<$dot, PADDED, OUT>(biases, weights, input, out) }
+            }
+            // SAFETY: the token exists only if the CPU supports the ISA.
+            unsafe { run::<PADDED, OUT>(biases, weights, input, out) }
+        }
+    };
+}
