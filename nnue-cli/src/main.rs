@@ -1,8 +1,10 @@
 //! `nnue`: evaluate positions with a Stockfish net, describe nets.
 
+mod arch_info;
 mod archs;
 mod bench;
 mod eval;
+mod expand;
 mod info;
 mod position;
 mod walk;
@@ -76,11 +78,31 @@ enum Command {
         #[arg(long)]
         verify: bool,
     },
-    /// Describe a net file: architecture, version, hashes, description, sizes.
+    /// Describe a net file (architecture, version, hashes, description,
+    /// sizes), or with --arch an architecture file (layers, shapes, types,
+    /// sizes, every backend's tiling and kernels, a diagram).
     Info {
+        #[arg(long, conflicts_with = "arch", required_unless_present = "arch")]
+        net: Option<PathBuf>,
+        /// An architecture (RON) file.
         #[arg(long)]
-        net: PathBuf,
+        arch: Option<PathBuf>,
+        /// With --arch: the diagram as Graphviz dot.
+        #[arg(long, requires = "arch", conflicts_with = "svg")]
+        dot: bool,
+        /// With --arch: the diagram as SVG.
+        #[arg(long, requires = "arch")]
+        svg: bool,
         /// The kernel backend (as for `eval`).
+        #[arg(long)]
+        isa: Option<String>,
+    },
+    /// Print the Rust code generated for an architecture file, formatted (what
+    /// `nnue!` expands to); with --isa, only that backend's kernel module.
+    Expand {
+        /// An architecture (RON) file.
+        arch: PathBuf,
+        /// scalar (the whole expansion, the default) or a SIMD backend.
         #[arg(long)]
         isa: Option<String>,
     },
@@ -99,7 +121,13 @@ fn main() -> ExitCode {
         Command::Walk { net, fens, depth, isa, verify } => {
             choose_isa(isa.as_deref()).and_then(|isa| walk::run(&net, &fens, depth, isa, verify))
         }
-        Command::Info { net, isa } => choose_isa(isa.as_deref()).and_then(|isa| info::run(&net, isa)),
+        Command::Info { net: Some(net), isa, .. } => choose_isa(isa.as_deref()).and_then(|isa| info::run(&net, isa)),
+        Command::Info { arch: Some(arch), dot, svg, .. } => {
+            let form = if dot { arch_info::Form::Dot } else if svg { arch_info::Form::Svg } else { arch_info::Form::Text };
+            arch_info::run(&arch, form)
+        }
+        Command::Info { .. } => Err("give --net or --arch".to_owned()),
+        Command::Expand { arch, isa } => expand::run(&arch, isa.as_deref()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -148,3 +148,60 @@ fn walk_counts_perft_nodes_and_verifies_every_node() {
         assert!(last.rsplit('=').next().unwrap().parse::<f64>().unwrap() > 0.0);
     }
 }
+
+/// `nnue expand` prints exactly the reviewed snapshot of every shipped
+/// architecture (which `tests/snapshots_compile.rs` compiles), and one
+/// backend's module with `--isa`.
+#[test]
+fn expand_equals_the_snapshots() {
+    let archs = support::repo().join("archs");
+    let mut count = 0;
+    for entry in std::fs::read_dir(&archs).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "ron") {
+            continue;
+        }
+        let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
+        let snapshot = std::fs::read_to_string(support::repo().join(format!("tests/snapshots/{name}.snap"))).unwrap();
+        let body = snapshot.splitn(3, "---\n").nth(2).expect("an insta header");
+        assert_eq!(stdout(&nnue(&["expand", path.to_str().unwrap()])), body, "{name}");
+        let neon = stdout(&nnue(&["expand", path.to_str().unwrap(), "--isa", "neon-dotprod"]));
+        assert!(neon.contains("mod neon_dotprod {") && body.contains(&neon[neon.find("mod neon_dotprod").unwrap()..neon.find('{').unwrap()]));
+        count += 1;
+    }
+    assert_eq!(count, 10);
+    let err = error_line(&nnue(&["expand", archs.join("sfnnv9.ron").to_str().unwrap(), "--isa", "sse9"]));
+    assert!(err.contains("no backend `sse9`"), "{err}");
+    let bad = temp("bad.ron", b"(\n  name: \"x\",\n  bogus: 1,\n)\n");
+    let err = error_line(&nnue(&["expand", bad.to_str().unwrap()]));
+    assert!(err.starts_with(&format!("nnue: {}:3:3: ", bad.display())), "{err}");
+}
+
+/// `nnue info --arch`: layers with shapes and sizes, every backend's plan,
+/// a text diagram; `--dot` and `--svg` draw the same graph.
+#[test]
+fn info_describes_an_architecture() {
+    let arch = support::repo().join("archs/sfnnv9.ron");
+    let arch = arch.to_str().unwrap();
+    let text = stdout(&nnue(&["info", "--arch", arch]));
+    for needle in [
+        "header 0x1C1020F2",
+        "fc_0         3072 -> 16 i32           49216  <- transformer",
+        "fc_1_in      30 -> 30 u8                  0  <- ac_sqr_0[0..15] ++ ac_0[0..15]",
+        "parameters         139542304 bytes",
+        "avx2          Accumulator tile: 12 registers of 16 lanes (192 lanes), 16 tiles per perspective.",
+        "neon-dotprod  Accumulator tile: 16 registers of 8 lanes (128 lanes), 24 tiles per perspective.",
+        "fc_0: sparse-input column kernel, 1 x 512-bit output registers",
+        "[output] fc_2[0] + fc_0[15] * 9600 / 8128",
+    ] {
+        assert!(text.contains(needle), "missing `{needle}` in:\n{text}");
+    }
+    let dot = stdout(&nnue(&["info", "--arch", arch, "--dot"]));
+    assert!(dot.starts_with("digraph \"sfnnv9\" {") && dot.ends_with("}\n"));
+    assert_eq!(dot.matches(" -> n").count(), 8, "{dot}");
+    let svg = stdout(&nnue(&["info", "--arch", arch, "--svg"]));
+    assert!(svg.starts_with("<svg ") && svg.ends_with("</svg>\n"));
+    assert_eq!(svg.matches("<rect").count(), 9, "transformer, 7 layers and the output");
+    let err = error_line(&nnue(&["info", "--arch", "/nonexistent.ron"]));
+    assert!(err.contains("cannot read /nonexistent.ron"), "{err}");
+}

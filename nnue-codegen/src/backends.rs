@@ -13,34 +13,54 @@ pub fn generate(arch: &Arch) -> TokenStream {
     quote!(#(#modules)*)
 }
 
-fn module(arch: &Arch, target: &Target) -> TokenStream {
-    let rt = runtime();
-    let module = ident(target.module);
-    let token = ident(target.token);
-    let (arch_name, simd) = (target.arch, ident(target.simd));
+/// What a backend does for an architecture: its accumulator tiling and the
+/// kernel of each affine layer, in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// The backend's `--isa` name.
+    pub backend: String,
+    /// Accumulator registers per tile.
+    pub tile: usize,
+    pub tiling: String,
+    pub layers: Vec<String>,
+}
+
+/// The [`Plan`] of `target` for `arch`.
+pub(crate) fn plan(arch: &Arch, target: &Target) -> Plan {
     let tile = target.tile(arch.transformer.dimensions);
     let tiles = arch.transformer.dimensions / (tile * target.lanes);
-    let module_doc = doc(&format!("Kernels for {}.", target.name));
-    let tile_doc = doc(&format!(
+    let tiling = format!(
         "Accumulator tile: {tile} registers of {} lanes ({} lanes), {tiles} tiles per perspective.",
         target.lanes,
         tile * target.lanes
-    ));
-    let tile = crate::tokens::int(tile);
-    let layers_doc = arch.layers.iter().filter(|l| matches!(l.kind, LayerKind::Affine { .. })).map(|l| {
-        let kernel = match target.affine(l) {
+    );
+    let layers = arch
+        .layers
+        .iter()
+        .filter(|l| matches!(l.kind, LayerKind::Affine { .. }))
+        .map(|l| match target.affine(l) {
             AffineKernel::Columns { wide, regs, sparse } => format!(
                 "`{}`: {}column kernel, {regs} x {}-bit output registers",
                 l.name,
                 if sparse { "sparse-input " } else { "" },
                 target.register_bits(wide)
             ),
-            AffineKernel::Rows { wide } => {
-                format!("`{}`: row kernel, {}-bit registers", l.name, target.register_bits(wide))
-            }
-        };
-        doc(&kernel)
-    });
+            AffineKernel::Rows { wide } => format!("`{}`: row kernel, {}-bit registers", l.name, target.register_bits(wide)),
+        })
+        .collect();
+    Plan { backend: target.module.replace('_', "-"), tile, tiling, layers }
+}
+
+pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
+    let rt = runtime();
+    let module = ident(target.module);
+    let token = ident(target.token);
+    let (arch_name, simd) = (target.arch, ident(target.simd));
+    let plan = plan(arch, target);
+    let module_doc = doc(&format!("Kernels for {}.", target.name));
+    let tile_doc = doc(&plan.tiling);
+    let tile = crate::tokens::int(plan.tile);
+    let layers_doc = plan.layers.iter().map(|line| doc(line));
     let transform = targets::transform_call(arch);
     let body = propagate_body(arch, Some(target));
     quote! {

@@ -18,6 +18,7 @@ mod stack;
 mod targets;
 mod tokens;
 
+pub use backends::Plan;
 use nnue_spec::Arch;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -67,4 +68,24 @@ pub fn generate(arch: &Arch, options: &Options) -> TokenStream {
 pub fn generate_pretty(arch: &Arch, options: &Options) -> String {
     let file: syn::File = syn::parse2(generate(arch, options)).expect("the generator emits valid Rust");
     prettyplease::unparse(&file)
+}
+
+/// The names of the SIMD backends code is generated for, as `--isa` spells
+/// them (`avx2`, ..., `neon-dotprod`).
+pub fn backend_names() -> Vec<String> {
+    targets::TARGETS.iter().map(|t| t.module.replace('_', "-")).collect()
+}
+
+/// The kernel module `arch` gets for one SIMD backend (named as by
+/// [`backend_names`]), formatted: the part of [`generate_pretty`] a reviewer
+/// of that backend reads. `None` for an unknown name.
+pub fn backend_pretty(arch: &Arch, backend: &str) -> Option<String> {
+    let target = targets::TARGETS.iter().find(|t| t.module.replace('_', "-") == backend)?;
+    let file: syn::File = syn::parse2(backends::module(arch, target)).expect("the generator emits valid Rust");
+    Some(prettyplease::unparse(&file))
+}
+
+/// Every SIMD backend's [`Plan`] for `arch`.
+pub fn plans(arch: &Arch) -> Vec<Plan> {
+    targets::TARGETS.iter().map(|t| backends::plan(arch, t)).collect()
 }
