@@ -1,5 +1,5 @@
 //! NEON: 8 i16 accumulator lanes per register; u8 x i8 dot products by
-//! widening multiplies (`smull`) and pairwise additions (`sadalp`, `addp`).
+//! widening multiplies (`smull`) and pairwise additions (`saddlp`, `addp`).
 
 use crate::simd::{Dot, Lanes};
 use core::arch::aarch64::*;

@@ -1,0 +1,125 @@
+//! What the fuzz targets do, as plain functions: `fuzz_targets/` hands them
+//! libFuzzer's inputs, and `tests/fuzz_corpus.rs` (stable, part of the test
+//! suite) replays the committed corpus through them. Each must return for
+//! every input; a panic, hang or memory error is a finding.
+
+use nnue::runtime::{ArchEntry, Board, Color, Isa, Piece, PieceKind, Position as _, Square};
+
+nnue::nnue!(include "sfnnv1.ron");
+nnue::nnue!(include "sfnnv2.ron");
+nnue::nnue!(include "sfnnv3.ron");
+nnue::nnue!(include "sfnnv4.ron");
+nnue::nnue!(include "sfnnv5.ron");
+nnue::nnue!(include "sfnnv6.ron");
+nnue::nnue!(include "sfnnv7.ron");
+nnue::nnue!(include "sfnnv8.ron");
+nnue::nnue!(include "sfnnv9.ron");
+nnue::nnue!(include "sfnnv9-small.ron");
+
+const ARCHITECTURES: [ArchEntry; 10] = [
+    sfnnv1::ENTRY,
+    sfnnv2::ENTRY,
+    sfnnv3::ENTRY,
+    sfnnv4::ENTRY,
+    sfnnv5::ENTRY,
+    sfnnv6::ENTRY,
+    sfnnv7::ENTRY,
+    sfnnv8::ENTRY,
+    sfnnv9::ENTRY,
+    sfnnv9_small::ENTRY,
+];
+
+/// An architecture file's text: parsed, checked and, when valid, turned
+/// into code. Errors are expected; panics are not.
+pub fn spec(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    if let Ok(arch) = nnue_spec::parse(text) {
+        let code = nnue_codegen::generate(&arch, &nnue_codegen::Options::default());
+        assert!(!code.is_empty());
+    }
+}
+
+/// Raw bytes as a net file, for every architecture (and through the header
+/// lookup the CLI uses). Fails early in the header or a length field for
+/// almost all inputs: the target for header, description and hash parsing.
+pub fn net_bytes(data: &[u8]) {
+    for entry in &ARCHITECTURES {
+        let _ = (entry.load)(data, Isa::Scalar);
+    }
+    let _ = nnue::runtime::candidates(&ARCHITECTURES, data);
+}
+
+/// A real-sized net file (a random sfnnv9-small net, 6.5 MB, every part the
+/// reader knows: header, LEB128 blocks, PSQT, eight layer stacks) edited by
+/// `data`, loaded on the best backend and, if it loads, evaluated.
+///
+/// `data` is a list of 9-byte edits `[op, offset (u32 LE), value (u32 LE)]`,
+/// offsets taken modulo the current length + 1: 0 truncate at offset;
+/// 1 xor the byte at offset with value (as a non-zero byte); 2 write value
+/// as u32 LE at offset; 3 delete `value % 64` bytes at offset; 4 insert value
+/// as 4 bytes LE at offset; 5 append `value % 64` copies of its low byte.
+pub fn net_edits(data: &[u8]) {
+    static BASE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    let mut bytes = BASE.get_or_init(|| sfnnv9_small::random_net_file(1)).clone();
+    apply_edits(&mut bytes, data);
+    if let Ok(net) = sfnnv9_small::Network::from_bytes_with_isa(&bytes, Isa::best()) {
+        let board = start_board();
+        let eval = net.evaluate(&board);
+        assert_eq!(eval.bucket, sfnnv9_small::Network::bucket(board.piece_count()));
+    }
+}
+
+/// Applies [`net_edits`]'s edit list to `bytes`.
+pub fn apply_edits(bytes: &mut Vec<u8>, edits: &[u8]) {
+    for edit in edits.chunks_exact(9) {
+        let offset = u32::from_le_bytes(edit[1..5].try_into().unwrap()) as usize % (bytes.len() + 1);
+        let value = u32::from_le_bytes(edit[5..9].try_into().unwrap());
+        match edit[0] % 6 {
+            0 => bytes.truncate(offset),
+            1 if offset < bytes.len() => bytes[offset] ^= (value as u8).max(1),
+            2 if offset + 4 <= bytes.len() => bytes[offset..offset + 4].copy_from_slice(&value.to_le_bytes()),
+            3 => {
+                let end = (offset + (value % 64) as usize).min(bytes.len());
+                bytes.drain(offset..end);
+            }
+            4 => {
+                bytes.splice(offset..offset, value.to_le_bytes());
+            }
+            5 => bytes.extend(std::iter::repeat_n(value as u8, (value % 64) as usize)),
+            _ => {}
+        }
+    }
+}
+
+/// One edit, for building seeds.
+pub fn edit(op: u8, offset: u32, value: u32) -> [u8; 9] {
+    let mut e = [0; 9];
+    e[0] = op;
+    e[1..5].copy_from_slice(&offset.to_le_bytes());
+    e[5..9].copy_from_slice(&value.to_le_bytes());
+    e
+}
+
+/// The starting position.
+fn start_board() -> Board {
+    const BACK: [PieceKind; 8] = [
+        PieceKind::Rook,
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Queen,
+        PieceKind::King,
+        PieceKind::Bishop,
+        PieceKind::Knight,
+        PieceKind::Rook,
+    ];
+    let square = |file: u8, rank: u8| Square::from_file_rank(file, rank).expect("on the board");
+    let pieces = (0..8u8).flat_map(|f| {
+        [
+            (square(f, 0), Piece { color: Color::White, kind: BACK[f as usize] }),
+            (square(f, 1), Piece { color: Color::White, kind: PieceKind::Pawn }),
+            (square(f, 6), Piece { color: Color::Black, kind: PieceKind::Pawn }),
+            (square(f, 7), Piece { color: Color::Black, kind: BACK[f as usize] }),
+        ]
+    });
+    Board::new(Color::White, pieces).expect("one king a side")
+}

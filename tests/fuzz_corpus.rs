@@ -1,0 +1,115 @@
+//! The fuzz corpus (`fuzz/corpus/`) replayed as regression tests on stable:
+//! every committed input goes through the same function its fuzz target
+//! calls (`fuzz/src/lib.rs`) and must return. `write_seeds` (ignored;
+//! `cargo test --test fuzz_corpus -- --ignored`) regenerates the seed inputs.
+
+#[path = "../fuzz/src/lib.rs"]
+#[allow(dead_code)]
+mod fuzz;
+
+mod support;
+
+use std::path::PathBuf;
+
+fn corpus(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
+    let dir = support::repo().join("fuzz/corpus").join(target);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{}: empty corpus", dir.display());
+    files.into_iter().map(|f| (f.clone(), std::fs::read(&f).unwrap())).collect()
+}
+
+#[test]
+fn spec_corpus() {
+    for (file, data) in corpus("spec") {
+        eprintln!("{}", file.display());
+        fuzz::spec(&data);
+    }
+}
+
+#[test]
+fn net_bytes_corpus() {
+    for (_, data) in corpus("net_bytes") {
+        fuzz::net_bytes(&data);
+    }
+}
+
+#[test]
+fn net_edits_corpus() {
+    for (_, data) in corpus("net_edits") {
+        fuzz::net_edits(&data);
+    }
+}
+
+/// Writes the seed inputs: the shipped architecture files and every
+/// compile-fail case's file (spec); the first bytes of each real net
+/// (net_bytes); and edits of a generated net that truncate it, flip bits,
+/// break its version, hashes, description length and LEB128 blocks
+/// (net_edits).
+#[test]
+#[ignore]
+fn write_seeds() {
+    let root = support::repo().join("fuzz/corpus");
+    let write = |target: &str, name: &str, data: &[u8]| {
+        let dir = root.join(target);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(format!("seed-{name}")), data).unwrap();
+    };
+    for entry in std::fs::read_dir(support::repo().join("archs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "ron") {
+            write("spec", path.file_name().unwrap().to_str().unwrap(), &std::fs::read(&path).unwrap());
+        }
+    }
+    let ui = support::repo().join("tests/ui");
+    for group in std::fs::read_dir(&ui).unwrap() {
+        let group = group.unwrap().path();
+        for entry in std::fs::read_dir(&group).into_iter().flatten() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "ron") {
+                let name = format!("ui-{}-{}", group.file_name().unwrap().to_str().unwrap(), path.file_name().unwrap().to_str().unwrap());
+                write("spec", &name, &std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    for net in ["nn-82215d0fd0df", "nn-26abeed38351", "nn-13406b1dcbe0", "nn-6877cd24400e", "nn-5af11540bbfe", "nn-1c0000000000", "nn-37f18f62d772"] {
+        let bytes = std::fs::read(support::net(&format!("{net}.nnue"))).unwrap();
+        write("net_bytes", &format!("{net}-head"), &bytes[..4096]);
+        write("net_bytes", &format!("{net}-header"), &bytes[..200]);
+    }
+    write("net_bytes", "empty", b"");
+    // Layout of the base net: version (0), header hash (4), description length
+    // (8), description (12, 17 bytes), transformer hash (29), then the first
+    // LEB128 block: magic (33, 17 bytes), byte count (50), values (54).
+    let len = fuzz::sfnnv9_small::random_net_file(1).len() as u32;
+    let seeds: Vec<(&str, Vec<[u8; 9]>)> = vec![
+        ("unchanged", vec![]),
+        ("truncated-empty", vec![fuzz::edit(0, 0, 0)]),
+        ("truncated-in-header", vec![fuzz::edit(0, 6, 0)]),
+        ("truncated-in-description", vec![fuzz::edit(0, 20, 0)]),
+        ("truncated-in-magic", vec![fuzz::edit(0, 40, 0)]),
+        ("truncated-in-block", vec![fuzz::edit(0, 5000, 0)]),
+        ("truncated-midway", vec![fuzz::edit(0, len / 2, 0)]),
+        ("truncated-last-byte", vec![fuzz::edit(0, len - 1, 0)]),
+        ("trailing-bytes", vec![fuzz::edit(5, 0, 0x0303)]),
+        ("wrong-version", vec![fuzz::edit(1, 0, 1)]),
+        ("wrong-header-hash", vec![fuzz::edit(1, 5, 0x80)]),
+        ("huge-description", vec![fuzz::edit(2, 8, u32::MAX)]),
+        ("description-past-end", vec![fuzz::edit(2, 8, len)]),
+        ("wrong-transformer-hash", vec![fuzz::edit(1, 30, 4)]),
+        ("broken-magic", vec![fuzz::edit(1, 35, 0x20)]),
+        ("oversized-block-length", vec![fuzz::edit(2, 50, u32::MAX)]),
+        ("block-too-short", vec![fuzz::edit(2, 50, 16)]),
+        ("block-too-long", vec![fuzz::edit(4, 54, 0x0101_0101)]),
+        ("unterminated-leb128", vec![fuzz::edit(2, 54, 0x8080_8080), fuzz::edit(2, 58, 0x8080_8080)]),
+        ("flipped-bit-in-weights", vec![fuzz::edit(1, 100_000, 0x10)]),
+        ("wrong-stack-hash", vec![fuzz::edit(1, len - 2000, 0xFF), fuzz::edit(1, len - 4000, 0xFF)]),
+        ("byte-deleted", vec![fuzz::edit(3, 70_000, 1)]),
+    ];
+    for (name, edits) in seeds {
+        write("net_edits", name, &edits.concat());
+    }
+}
