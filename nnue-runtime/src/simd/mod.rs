@@ -128,3 +128,29 @@ pub unsafe trait Dot: Copy {
     /// `p` is valid for `4 * LANES` reads; the CPU supports the ISA.
     unsafe fn nonzero_mask(p: *const u8) -> u32;
 }
+
+/// Checks an ISA's activations against [`crate::scalar`]'s on random inputs
+/// of every magnitude: `clipped` must shift by 6 and `sqr` by 16 + 3, both
+/// with a maximum of 127 (as Stockfish's layers do).
+#[cfg(test)]
+pub(crate) fn check_activations(clipped: fn(&[i32; 32], i16, &mut [u8; 32]), sqr: fn(&[i32; 32], i16, &mut [u8; 32])) {
+    let mut rng = crate::Rng::new(0x0123_4567_89AB_CDEF);
+    for _ in 0..2000 {
+        let input: [i32; 32] = core::array::from_fn(|_| {
+            let v = rng.next_u64();
+            match v % 4 {
+                0 => v as i32,
+                1 => (v as i32) >> 12,
+                2 => (v as i32) >> 20,
+                _ => (v as i32) >> 26,
+            }
+        });
+        let (mut simd, mut scalar) = ([0u8; 32], [0u8; 32]);
+        clipped(&input, 127, &mut simd);
+        crate::scalar::clipped_relu(&input, 6, 127, &mut scalar);
+        assert_eq!(simd, scalar, "{input:?}");
+        sqr(&input, 127, &mut simd);
+        crate::scalar::sqr_clipped_relu(&input, 19, 127, &mut scalar);
+        assert_eq!(simd, scalar, "{input:?}");
+    }
+}

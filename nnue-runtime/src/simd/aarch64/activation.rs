@@ -46,28 +46,8 @@ pub fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(input: &[i32;
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     #[test]
     fn equal_to_scalar() {
-        let mut rng = crate::Rng::new(0x0123_4567_89AB_CDEF);
-        for _ in 0..2000 {
-            let input: [i32; 32] = core::array::from_fn(|_| {
-                let v = rng.next_u64();
-                match v % 4 {
-                    0 => v as i32,
-                    1 => (v as i32) >> 12,
-                    2 => (v as i32) >> 20,
-                    _ => (v as i32) >> 26,
-                }
-            });
-            let (mut simd, mut scalar) = ([0u8; 32], [0u8; 32]);
-            clipped_relu::<32, 6>(&input, 127, &mut simd);
-            crate::scalar::clipped_relu(&input, 6, 127, &mut scalar);
-            assert_eq!(simd, scalar, "{input:?}");
-            sqr_clipped_relu::<32, 3>(&input, 127, &mut simd);
-            crate::scalar::sqr_clipped_relu(&input, 19, 127, &mut scalar);
-            assert_eq!(simd, scalar, "{input:?}");
-        }
+        crate::simd::check_activations(super::clipped_relu::<32, 6>, super::sqr_clipped_relu::<32, 3>);
     }
 }
