@@ -123,10 +123,11 @@ fn text(arch: &Arch) -> String {
     let _ = writeln!(s, "encoding           {:?}, load scale {}", arch.encoding, arch.transformer.load_scale);
     let _ = writeln!(s, "layer stacks       {} ({:?})", arch.stacks.count, arch.stacks.select);
     let nodes = nodes(arch);
+    // A node's inputs as `name[slice] ++ ...`.
+    let sources = |n: &Node| n.inputs.iter().map(|(j, label)| format!("{}{label}", nodes[*j].name)).collect::<Vec<_>>().join(" ++ ");
     let _ = writeln!(s, "\nlayers (parameter bytes; layers are per stack):");
     for (i, n) in nodes.iter().enumerate() {
-        let from: Vec<String> = n.inputs.iter().map(|(j, label)| format!("{}{label}", nodes[*j].name)).collect();
-        let from = if from.is_empty() { "board".to_owned() } else { from.join(" ++ ") };
+        let from = if n.inputs.is_empty() { "board".to_owned() } else { sources(n) };
         let _ = writeln!(s, "  {i:>2} {:<12} {:<18} {:>11}  <- {from}", n.name, n.shape, n.bytes);
         let _ = writeln!(s, "     {}", n.what);
     }
@@ -143,8 +144,7 @@ fn text(arch: &Arch) -> String {
     let _ = writeln!(s, "\ndiagram");
     for (i, n) in nodes.iter().enumerate() {
         if i > 0 {
-            let from: Vec<String> = n.inputs.iter().map(|(j, label)| format!("{}{label}", nodes[*j].name)).collect();
-            let _ = writeln!(s, "      |  {}", from.join(" ++ "));
+            let _ = writeln!(s, "      |  {}", sources(n));
             let _ = writeln!(s, "      v");
         }
         let _ = writeln!(s, "  [{}] {}", n.name, n.shape);
