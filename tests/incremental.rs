@@ -93,7 +93,7 @@ fn random_walk<N: Network>(net: &N, steps: u64, seed: u64, what: &str) -> Kinds 
             .map(|kind| moves.iter().filter(|m| kind(m)).collect::<Vec<_>>())
             .filter(|of_kind| !of_kind.is_empty())
             .collect();
-            let m = if !kinds_available.is_empty() && rng.next_u64() % 2 == 0 {
+            let m = if !kinds_available.is_empty() && rng.next_u64().is_multiple_of(2) {
                 let of_kind = &kinds_available[(rng.next_u64() % kinds_available.len() as u64) as usize];
                 *of_kind[(rng.next_u64() % of_kind.len() as u64) as usize]
             } else {
@@ -106,7 +106,7 @@ fn random_walk<N: Network>(net: &N, steps: u64, seed: u64, what: &str) -> Kinds 
             stack.push(&changes);
             line.push(child);
         }
-        if rng.next_u64() % 4 != 0 {
+        if !rng.next_u64().is_multiple_of(4) {
             let pos = line.last().unwrap();
             let lazy = stack.evaluate(net, pos);
             let fresh = evaluate_fresh(net, pos);
