@@ -35,7 +35,7 @@ fn check(file: &str, net_name: &str, entry: ArchEntry, value: Value) {
     let reference = Reference::read(file);
     let bytes = std::fs::read(net(net_name)).unwrap();
     for isa in support::isas() {
-        let network: Box<dyn AnyNetwork> = (entry.load)(&bytes, isa).unwrap_or_else(|e| panic!("{net_name}: {e}"));
+        let network: Box<dyn AnyNetwork> = (entry.load)(&bytes, nnue::runtime::LoadOptions::isa(isa)).unwrap_or_else(|e| panic!("{net_name}: {e}"));
         assert_eq!(network.isa(), isa);
         check_network(&reference, file, &*network, &value);
     }
@@ -43,6 +43,7 @@ fn check(file: &str, net_name: &str, entry: ArchEntry, value: Value) {
 
 fn check_network(reference: &Reference, file: &str, network: &dyn AnyNetwork, value: &Value) {
     let stacks = network.arch().layer_stacks;
+    assert!(network.overflow_proof().holds(), "{file}: the net loaded, so its overflow proof holds");
     assert!(reference.rows.len() > 1000, "{}: only {} rows", reference.path.display(), reference.rows.len());
     let mut mismatches = Vec::new();
     for (i, row) in reference.rows.iter().enumerate() {
@@ -78,6 +79,13 @@ fn check_network(reference: &Reference, file: &str, network: &dyn AnyNetwork, va
             actual.push((format!("positional_{b}"), ours.positional[b]));
         }
         actual.push(("value".into(), ours.value));
+        // The overflow proof's bounds hold on every real position.
+        let proof = network.overflow_proof();
+        let bound = |name: &str| proof.bounds().iter().find(|b| b.value == name).unwrap_or_else(|| panic!("no `{name}` bound")).range;
+        for (name, v) in [("stack output", ours.positional[ours.bucket]), ("evaluation", ours.value)] {
+            let range = bound(name);
+            assert!((range.min..=range.max).contains(&i64::from(v)), "{file} row {i}: {name} {v} outside the proven {range}");
+        }
         for (column, want) in &expected {
             let got = actual.iter().find(|(c, _)| c == column).map(|(_, v)| *v);
             if got != Some(*want) {

@@ -44,7 +44,7 @@ pub fn spec(data: &[u8]) {
 /// almost all inputs: the target for header, description and hash parsing.
 pub fn net_bytes(data: &[u8]) {
     for entry in &ARCHITECTURES {
-        let _ = (entry.load)(data, Isa::Scalar);
+        let _ = (entry.load)(data, nnue::runtime::LoadOptions::isa(Isa::Scalar));
     }
     let _ = nnue::runtime::candidates(&ARCHITECTURES, data);
 }

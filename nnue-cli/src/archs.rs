@@ -2,7 +2,7 @@
 //! commands search by header hash.
 
 use nnue::nnue;
-use nnue::runtime::{candidates, AnyNetwork, ArchEntry, Isa, LoadError};
+use nnue::runtime::{candidates, AnyNetwork, ArchEntry, LoadError, LoadOptions};
 
 nnue!(include "sfnnv1.ron");
 nnue!(include "sfnnv2.ron");
@@ -31,17 +31,17 @@ pub const ARCHITECTURES: &[ArchEntry] = &[
     sfnnv9_small::ENTRY,
 ];
 
-/// Loads `bytes` for backend `isa` with an architecture whose version and header hash match
+/// Loads `bytes` as `options` say with an architecture whose version and header hash match
 /// and which reads the whole file. If several do, the one whose padding
 /// weights are most often zero wins (the wider architecture would see the
 /// narrower one's zero padding as weights; the narrower one would see the
 /// wider one's trained weights as padding), and on a tie the first listed.
 /// Fails with the first candidate's error if none reads the file.
-pub fn load(bytes: &[u8], isa: Isa) -> Result<Box<dyn AnyNetwork>, LoadError> {
+pub fn load(bytes: &[u8], options: LoadOptions) -> Result<Box<dyn AnyNetwork>, LoadError> {
     let mut best: Option<Box<dyn AnyNetwork>> = None;
     let mut first_error = None;
     for entry in candidates(ARCHITECTURES, bytes)? {
-        match (entry.load)(bytes, isa) {
+        match (entry.load)(bytes, options) {
             Ok(net) if best.as_ref().is_none_or(|b| net.nonzero_padding() < b.nonzero_padding()) => best = Some(net),
             Ok(_) => {}
             Err(e) => {

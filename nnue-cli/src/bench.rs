@@ -3,10 +3,10 @@
 
 use crate::archs::{self, with_network};
 use nnue::runtime::bench::{parse_moves, Bench, BenchPosition, Operation};
-use nnue::runtime::{Isa, Network};
+use nnue::runtime::{Isa, LoadOptions, Network};
 use std::path::Path;
 
-pub fn run(net: &Path, isas: &[Isa], moves: &Path, runs: usize, ops: Option<&str>) -> Result<(), String> {
+pub fn run(net: &Path, isas: &[Isa], allow_overflow: bool, moves: &Path, runs: usize, ops: Option<&str>) -> Result<(), String> {
     let ops: Vec<Operation> = match ops {
         None => Operation::ALL.to_vec(),
         Some(names) => names
@@ -19,7 +19,14 @@ pub fn run(net: &Path, isas: &[Isa], moves: &Path, runs: usize, ops: Option<&str
     let positions = parse_moves(&text).map_err(|e| format!("{}: {e}", moves.display()))?;
     println!("net\tarch\tisa\t{}", ops.iter().map(|op| format!("{} (ns)", op.name())).collect::<Vec<_>>().join("\t"));
     for &isa in isas {
-        let network = archs::load(&bytes, isa).map_err(|e| format!("{}: {e}", net.display()))?;
+        let network = archs::load(
+            &bytes,
+            LoadOptions {
+                isa: Some(isa),
+                allow_overflow,
+            },
+        )
+        .map_err(|e| format!("{}: {e}", net.display()))?;
         let medians = with_network!(&*network, net => measure(net, positions.clone(), runs, &ops));
         let name = net.file_name().map_or_else(|| net.display().to_string(), |n| n.to_string_lossy().into_owned());
         let cells: Vec<String> = medians.iter().map(|ns| format!("{ns:.0}")).collect();

@@ -4,9 +4,9 @@ use crate::{archs, position};
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-pub fn run(net: &Path, isa: nnue::runtime::Isa, fen: Option<&str>, fens: Option<&Path>) -> Result<(), String> {
+pub fn run(net: &Path, options: nnue::runtime::LoadOptions, fen: Option<&str>, fens: Option<&Path>) -> Result<(), String> {
     let bytes = nnue::runtime::read_file(net).map_err(|e| e.to_string())?;
-    let network = archs::load(&bytes, isa).map_err(|e| format!("{}: {e}", net.display()))?;
+    let network = archs::load(&bytes, options).map_err(|e| format!("{}: {e}", net.display()))?;
     let fens: Vec<(String, String)> = match (fen, fens) {
         (Some(fen), _) => vec![("--fen".to_owned(), fen.to_owned())],
         (None, Some(file)) => position::read_fens(file)?,

@@ -3,9 +3,9 @@
 use crate::archs;
 use std::path::Path;
 
-pub fn run(net: &Path, isa: nnue::runtime::Isa) -> Result<(), String> {
+pub fn run(net: &Path, options: nnue::runtime::LoadOptions) -> Result<(), String> {
     let bytes = nnue::runtime::read_file(net).map_err(|e| e.to_string())?;
-    let network = archs::load(&bytes, isa).map_err(|e| format!("{}: {e}", net.display()))?;
+    let network = archs::load(&bytes, options).map_err(|e| format!("{}: {e}", net.display()))?;
     let a = network.arch();
     println!("file               {} ({} bytes)", net.display(), bytes.len());
     println!("architecture       {} - {}", a.name, a.description);
@@ -23,5 +23,11 @@ pub fn run(net: &Path, isa: nnue::runtime::Isa) -> Result<(), String> {
     }
     let transformer = a.feature_dimensions * a.transformer_dimensions * 2 + a.feature_dimensions * a.psqt_buckets * 4;
     println!("parameters         transformer {} bytes in memory", transformer + a.transformer_dimensions * 2);
+    let proof = network.overflow_proof();
+    let verdict = if proof.holds() { "no integer can overflow in any legal position" } else { "SOME VALUES CAN OVERFLOW (loaded with --allow-overflow)" };
+    println!("overflow proof     {verdict}; margins (distance to the type's limits):");
+    for line in proof.to_string().lines() {
+        println!("  {line}");
+    }
     Ok(())
 }

@@ -10,7 +10,7 @@ mod position;
 mod walk;
 
 use clap::{Parser, Subcommand};
-use nnue::runtime::Isa;
+use nnue::runtime::{Isa, LoadOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -19,6 +19,10 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Load a net even if its overflow proof fails (some value can then wrap
+    /// around in some position; `nnue info --net` shows where).
+    #[arg(long, global = true)]
+    allow_overflow: bool,
 }
 
 #[derive(Subcommand)]
@@ -109,19 +113,22 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let result = match Cli::parse().command {
-        Command::Eval { net, fen, fens, isa } => choose_isa(isa.as_deref()).and_then(|isa| eval::run(&net, isa, fen.as_deref(), fens.as_deref())),
+    let cli = Cli::parse();
+    let allow_overflow = cli.allow_overflow;
+    let options = |isa: Option<String>| choose_isa(isa.as_deref()).map(|isa| LoadOptions { isa: Some(isa), allow_overflow });
+    let result = match cli.command {
+        Command::Eval { net, fen, fens, isa } => options(isa).and_then(|o| eval::run(&net, o, fen.as_deref(), fens.as_deref())),
         Command::Bench { net, isa, moves, runs, ops } => {
             let isas = match isa.as_deref() {
                 Some("all") => Ok(Isa::available()),
                 other => choose_isa(other).map(|i| vec![i]),
             };
-            isas.and_then(|isas| bench::run(&net, &isas, &moves, runs, ops.as_deref()))
+            isas.and_then(|isas| bench::run(&net, &isas, allow_overflow, &moves, runs, ops.as_deref()))
         }
         Command::Walk { net, fens, depth, isa, verify } => {
-            choose_isa(isa.as_deref()).and_then(|isa| walk::run(&net, &fens, depth, isa, verify))
+            options(isa).and_then(|o| walk::run(&net, &fens, depth, o, verify))
         }
-        Command::Info { net: Some(net), isa, .. } => choose_isa(isa.as_deref()).and_then(|isa| info::run(&net, isa)),
+        Command::Info { net: Some(net), isa, .. } => options(isa).and_then(|o| info::run(&net, o)),
         Command::Info { arch: Some(arch), dot, svg, .. } => {
             let form = if dot { arch_info::Form::Dot } else if svg { arch_info::Form::Svg } else { arch_info::Form::Text };
             arch_info::run(&arch, form)

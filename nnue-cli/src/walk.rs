@@ -5,13 +5,13 @@
 use crate::archs::{self, with_network};
 use crate::position;
 use nnue::runtime::walk::{walk, WalkStats};
-use nnue::runtime::{AccumulatorStack, Isa, Network};
+use nnue::runtime::{AccumulatorStack, LoadOptions, Network};
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-pub fn run(net: &Path, fens: &Path, depth: usize, isa: Isa, verify: bool) -> Result<(), String> {
+pub fn run(net: &Path, fens: &Path, depth: usize, options: LoadOptions, verify: bool) -> Result<(), String> {
     let bytes = nnue::runtime::read_file(net).map_err(|e| e.to_string())?;
-    let network = archs::load(&bytes, isa).map_err(|e| format!("{}: {e}", net.display()))?;
+    let network = archs::load(&bytes, options).map_err(|e| format!("{}: {e}", net.display()))?;
     let mut roots = Vec::new();
     for (at, fen) in position::read_fens(fens)? {
         let chess = nnue::runtime::shakmaty::chess_from_fen(&fen).map_err(|e| format!("{at}: bad FEN `{fen}`: {e}"))?;

@@ -86,6 +86,26 @@ fn info_names_the_architecture() {
     let out = stdout(&nnue(&["info", "--net", net.to_str().unwrap()]));
     assert!(out.contains("architecture       sfnnv9-small"), "{out}");
     assert!(out.contains("header hash        0x1C103C92"), "{out}");
+    assert!(out.contains("overflow proof     no integer can overflow in any legal position"), "{out}");
+    assert!(out.contains("transformer accumulator  i16  "), "{out}");
+}
+
+/// A net whose last layer can overflow is refused with one line naming
+/// where; `--allow-overflow` loads it and `info` marks the value.
+#[test]
+fn an_overflowing_net_needs_allow_overflow() {
+    let mut b = support::bytes(&net("nn-37f18f62d772.nnue"));
+    // The last layer stack ends with fc_2's i32 bias and 32 i8 weights.
+    let at = b.len() - 32 - 4;
+    b[at..at + 4].copy_from_slice(&(i32::MAX - 100).to_le_bytes());
+    let path = temp("overflowing.nnue", &b);
+    let path = path.to_str().unwrap();
+    let fen = "8/8/8/8/8/8/8/K6k w - - 0 1";
+    let err = error_line(&nnue(&["eval", "--net", path, "--fen", fen]));
+    assert!(err.contains("overflow proof: fc_2 sums (i32) can reach") && err.contains("at layer stack 7, output 0"), "{err}");
+    stdout(&nnue(&["eval", "--net", path, "--fen", fen, "--allow-overflow"]));
+    let out = stdout(&nnue(&["info", "--net", path, "--allow-overflow"]));
+    assert!(out.contains("SOME VALUES CAN OVERFLOW") && out.contains("CAN OVERFLOW"), "{out}");
 }
 
 #[test]

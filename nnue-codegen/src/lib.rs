@@ -7,12 +7,14 @@
 //! One stage per file: `constants` (sizes, hashes, facts), `stack` (one
 //! layer stack: its parameters, loading and scalar forward pass), `backends`
 //! (one module of kernels per SIMD target, choices from the table in
-//! `targets`) and `network` (the network type: loading, dispatch,
-//! accumulators, evaluation).
+//! `targets`), `network` (the network type: loading, dispatch,
+//! accumulators, evaluation) and `proof` (the overflow proof run on
+//! loading).
 
 mod backends;
 mod constants;
 mod network;
+mod proof;
 mod random;
 mod stack;
 mod targets;
@@ -48,6 +50,7 @@ pub fn generate(arch: &Arch, options: &Options) -> TokenStream {
     let constants = constants::generate(arch);
     let stack = stack::generate(arch);
     let network = network::generate(arch);
+    let proof = proof::generate(arch);
     let backends = backends::generate(arch);
     let random = random::generate(arch);
     quote! {
@@ -57,6 +60,7 @@ pub fn generate(arch: &Arch, options: &Options) -> TokenStream {
             #constants
             #stack
             #network
+            #proof
             #random
             #backends
         }

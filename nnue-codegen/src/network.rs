@@ -83,30 +83,42 @@ pub fn generate(arch: &Arch) -> TokenStream {
             backend: #rt::Backend,
             transformer: Transformer,
             stacks: ::std::boxed::Box<[LayerStack]>,
+            proof: #rt::OverflowProof,
         }
 
         impl Network {
             /// Loads a net file from memory (for example `include_bytes!`) for
             /// the backend named by `NNUE_ISA`, else the best this CPU runs.
             pub fn from_bytes(bytes: &[u8]) -> ::core::result::Result<Self, #rt::LoadError> {
-                Self::from_bytes_with_isa(bytes, #rt::Isa::from_env_or_best()?)
+                Self::from_bytes_with(bytes, #rt::LoadOptions::default())
             }
 
             /// Loads a net file from memory for backend `isa` (an error if
-            /// this CPU lacks it). Checks version and hashes, reads every
-            /// parameter, rejects trailing bytes, and lays the weights out for
-            /// the backend.
+            /// this CPU lacks it).
             pub fn from_bytes_with_isa(bytes: &[u8], isa: #rt::Isa) -> ::core::result::Result<Self, #rt::LoadError> {
-                let backend = #rt::Backend::new(isa)?;
+                Self::from_bytes_with(bytes, #rt::LoadOptions::isa(isa))
+            }
+
+            /// Loads a net file from memory as `options` say. Checks version
+            /// and hashes, reads every parameter, rejects trailing bytes,
+            /// proves that no integer can overflow (an error if one can,
+            /// unless `options` allow it), and lays the weights out for the
+            /// backend.
+            pub fn from_bytes_with(bytes: &[u8], options: #rt::LoadOptions) -> ::core::result::Result<Self, #rt::LoadError> {
+                let backend = #rt::Backend::new(options.backend_isa()?)?;
                 let mut r = #rt::NetReader::new(bytes, NAME);
                 let header = r.expect_header(VERSION, HEADER_HASH)?;
                 r.expect_hash("the transformer hash", TRANSFORMER_HASH)?;
                 let transformer = Transformer::read(&mut r, FEATURES, #encoding, #load_scale)?;
-                let stacks = (0..LAYER_STACKS)
+                let stacks: ::std::boxed::Box<[LayerStack]> = (0..LAYER_STACKS)
                     .map(|stack| LayerStack::read(&mut r, stack))
                     .collect::<::core::result::Result<_, _>>()?;
                 r.finish()?;
-                let mut network = Network { description: header.description, backend, transformer, stacks };
+                let proof = prove(&transformer, &stacks);
+                if !options.allow_overflow {
+                    proof.check()?;
+                }
+                let mut network = Network { description: header.description, backend, transformer, stacks, proof };
                 if let ::core::option::Option::Some(lanes) = backend.accumulator_lanes() {
                     network.transformer.permute_lanes(lanes);
                 }
@@ -127,6 +139,20 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 isa: #rt::Isa,
             ) -> ::core::result::Result<Self, #rt::LoadError> {
                 Self::from_bytes_with_isa(&#rt::read_file(path.as_ref())?, isa)
+            }
+
+            /// Loads a net file from disk as `options` say.
+            pub fn from_file_with(
+                path: impl ::core::convert::AsRef<::std::path::Path>,
+                options: #rt::LoadOptions,
+            ) -> ::core::result::Result<Self, #rt::LoadError> {
+                Self::from_bytes_with(&#rt::read_file(path.as_ref())?, options)
+            }
+
+            /// The bounds on every integer this net computes, proven when it
+            /// was loaded (see the runtime's `overflow` module).
+            pub fn overflow_proof(&self) -> &#rt::OverflowProof {
+                &self.proof
             }
 
             /// The description stored in the file.
@@ -280,8 +306,12 @@ pub fn generate(arch: &Arch) -> TokenStream {
             type Half = #rt::HalfAccumulator<L1, PSQT_BUCKETS>;
             type Transformed = #rt::Aligned<[u8; TRANSFORMED]>;
 
-            fn load(bytes: &[u8], isa: #rt::Isa) -> ::core::result::Result<Self, #rt::LoadError> {
-                Self::from_bytes_with_isa(bytes, isa)
+            fn load_with(bytes: &[u8], options: #rt::LoadOptions) -> ::core::result::Result<Self, #rt::LoadError> {
+                Self::from_bytes_with(bytes, options)
+            }
+
+            fn overflow_proof(&self) -> &#rt::OverflowProof {
+                &self.proof
             }
 
             fn isa(&self) -> #rt::Isa {
@@ -360,12 +390,16 @@ pub fn generate(arch: &Arch) -> TokenStream {
             fn evaluate_board(&self, pos: &#rt::Board) -> #rt::BucketValues {
                 self.evaluate_buckets(pos)
             }
+
+            fn overflow_proof(&self) -> &#rt::OverflowProof {
+                &self.proof
+            }
         }
 
         /// This architecture in a registry of architectures.
         pub const ENTRY: #rt::ArchEntry = #rt::ArchEntry {
             info: &ARCH,
-            load: |bytes, isa| ::core::result::Result::Ok(::std::boxed::Box::new(Network::from_bytes_with_isa(bytes, isa)?)),
+            load: |bytes, options| ::core::result::Result::Ok(::std::boxed::Box::new(Network::from_bytes_with(bytes, options)?)),
         };
     }
 }

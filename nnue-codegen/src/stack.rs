@@ -86,9 +86,9 @@ pub fn propagate_body(arch: &Arch, target: Option<&Target>) -> TokenStream {
         None => quote!(#value),
         Some(f) => {
             let input = element(arch, f.input.layer, f.input.index);
-            let (multiply, divide) = (i32(f.multiply), i32(f.divide));
+            let (multiply, divide) = (lit(i64::from(f.multiply)), lit(i64::from(f.divide)));
             quote! {
-                let forward = #input.wrapping_mul(#multiply) / #divide;
+                let forward = (i64::from(#input) * #multiply / #divide) as i32;
                 #value.wrapping_add(forward)
             }
         }

@@ -36,6 +36,9 @@ pub enum LoadError {
     #[error("{extra} unexpected bytes after the last layer stack, at offset {offset}")]
     TrailingBytes { offset: usize, extra: usize },
 
+    #[error("overflow proof: {value} ({ty}) can reach {range} at {at}, outside {ty}; loading it needs overflow allowed (LoadOptions::allow_overflow)")]
+    Overflow { value: String, at: String, range: crate::overflow::Interval, ty: crate::overflow::Int },
+
     #[error("no compiled architecture has header hash 0x{hash:08X} (version 0x{version:08X}); known: {known}")]
     UnknownArchitecture { version: u32, hash: u32, known: String },
 }

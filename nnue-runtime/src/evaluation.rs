@@ -66,10 +66,13 @@ pub trait AnyNetwork: Send + Sync {
     fn as_any(&self) -> &dyn std::any::Any;
     /// Evaluates `pos` from scratch in every bucket.
     fn evaluate_board(&self, pos: &crate::Board) -> BucketValues;
+    /// The bounds on every integer the net computes, proven when it was
+    /// loaded.
+    fn overflow_proof(&self) -> &crate::OverflowProof;
 }
 
-/// Loads a net file for a backend.
-pub type Loader = fn(&[u8], crate::Isa) -> Result<Box<dyn AnyNetwork>, LoadError>;
+/// Loads a net file as the options say.
+pub type Loader = fn(&[u8], crate::LoadOptions) -> Result<Box<dyn AnyNetwork>, LoadError>;
 
 /// A compiled architecture that can load a net file into an [`AnyNetwork`].
 #[derive(Clone, Copy)]

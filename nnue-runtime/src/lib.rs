@@ -8,6 +8,7 @@
 //! - [`aligned`]: cache-line aligned weights and buffers;
 //! - [`scalar`]: the reference kernels; [`isa`], [`simd`], [`kernels`] and
 //!   [`backend`]: the SIMD backends, detected at run time;
+//! - [`overflow`]: the load-time proof that no integer overflows;
 //! - [`Position`]: how an engine describes a position;
 //! - [`AccumulatorStack`] and [`RefreshCache`]: a search thread's lazily
 //!   updated accumulators and its refresh cache ("Finny table");
@@ -28,6 +29,7 @@ pub mod features;
 pub mod isa;
 pub mod kernels;
 pub mod network;
+pub mod overflow;
 pub mod position;
 pub mod reader;
 pub mod refresh_cache;
@@ -51,7 +53,8 @@ pub use error::LoadError;
 pub use evaluation::{candidates, AnyNetwork, ArchEntry, ArchInfo, BucketValues, Evaluation, LayerInfo};
 pub use features::{FeatureList, FeatureSet};
 pub use isa::{Isa, IsaError, ISA_ENV};
-pub use network::Network;
+pub use network::{LoadOptions, Network};
+pub use overflow::OverflowProof;
 pub use position::{Color, Piece, PieceKind, Position, Square};
 pub use reader::{Encoding, Header, NetReader};
 pub use refresh_cache::RefreshCache;

@@ -1,7 +1,33 @@
 //! The architecture as a type: what every generated `Network` implements, so
 //! that engines, tools and benchmarks can be written once for all of them.
 
-use crate::{Color, Evaluation, FeatureList, Isa, LoadError, Position};
+use crate::{Color, Evaluation, FeatureList, Isa, LoadError, OverflowProof, Position};
+
+/// How a net file is loaded.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// The backend; `None`: the one `NNUE_ISA` names, else the best this CPU
+    /// runs.
+    pub isa: Option<Isa>,
+    /// Load the net even if its overflow proof fails: some value can then
+    /// wrap around in some position (see [`crate::overflow`]).
+    pub allow_overflow: bool,
+}
+
+impl LoadOptions {
+    /// Backend `isa`, overflow not allowed.
+    pub fn isa(isa: Isa) -> LoadOptions {
+        LoadOptions { isa: Some(isa), allow_overflow: false }
+    }
+
+    /// The backend these options choose (an error if this CPU lacks it).
+    pub fn backend_isa(&self) -> Result<Isa, LoadError> {
+        Ok(match self.isa {
+            Some(isa) => isa.require()?,
+            None => Isa::from_env_or_best()?,
+        })
+    }
+}
 
 /// A loaded network of a generated architecture.
 pub trait Network: Send + Sync + Sized + 'static {
@@ -22,8 +48,16 @@ pub trait Network: Send + Sync + Sized + 'static {
     /// The transformer's output buffer.
     type Transformed: AsRef<[u8]> + AsMut<[u8]> + Clone + Send + 'static;
 
-    /// Loads a net file for backend `isa`.
-    fn load(bytes: &[u8], isa: Isa) -> Result<Self, LoadError>;
+    /// Loads a net file for backend `isa` (rejecting it if its overflow
+    /// proof fails).
+    fn load(bytes: &[u8], isa: Isa) -> Result<Self, LoadError> {
+        Self::load_with(bytes, LoadOptions::isa(isa))
+    }
+    /// Loads a net file as `options` say.
+    fn load_with(bytes: &[u8], options: LoadOptions) -> Result<Self, LoadError>;
+    /// The bounds on every integer this net computes, proven when it was
+    /// loaded.
+    fn overflow_proof(&self) -> &OverflowProof;
     /// The backend it runs on.
     fn isa(&self) -> Isa;
     /// An all-zero transformer output buffer.

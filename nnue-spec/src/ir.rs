@@ -136,7 +136,7 @@ pub struct Output {
     pub eval: EvalRule,
 }
 
-/// The skip term `input * multiply / divide` (wrapping i32).
+/// The skip term `input * multiply / divide` (the product in 64 bits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Forward {
     pub input: Element,

@@ -1,0 +1,120 @@
+//! The overflow proof of a loaded net: the transformer's bounds over legal
+//! positions, then each layer stack's forward pass on intervals, mirroring
+//! the scalar forward pass of `stack.rs` layer by layer.
+
+use crate::tokens::{ident, int, lit, runtime};
+use nnue_spec::ir::{Arch, EvalRule, LayerKind, Slice, Source, TransformerOutput};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+pub fn generate(arch: &Arch) -> TokenStream {
+    let rt = runtime();
+    let top = match arch.transformer.output {
+        TransformerOutput::ClippedReLU { max } => i64::from(max),
+        TransformerOutput::Pairwise { max, divisor } => {
+            i64::from(max) * i64::from(max) / i64::from(divisor)
+        }
+    };
+    let top = lit(top);
+    let scale = lit(i64::from(arch.output.scale));
+    let combine = match arch.output.eval {
+        EvalRule::SumThenDivide => quote!(SumThenDivide),
+        EvalRule::DivideThenSum => quote!(DivideThenSum),
+    };
+    let steps = arch.layers.iter().map(|layer| step(arch, layer));
+    let value = element(arch, arch.output.value.layer, arch.output.value.index);
+    let output = match arch.output.forward {
+        None => quote!(#rt::overflow::layers::stack_output(proof, stack, #value)),
+        Some(f) => {
+            let input = element(arch, f.input.layer, f.input.index);
+            let (multiply, divide) = (lit(i64::from(f.multiply)), lit(i64::from(f.divide)));
+            quote!(#rt::overflow::layers::forward(proof, stack, #value, #input, #multiply, #divide))
+        }
+    };
+    quote! {
+        /// Bounds every integer a net computes, for every legal position:
+        /// the accumulators, then each layer stack and its evaluation.
+        fn prove(transformer: &Transformer, stacks: &[LayerStack]) -> #rt::OverflowProof {
+            let mut proof = #rt::OverflowProof::default();
+            let params = #rt::overflow::transformer::TransformerParams {
+                biases: &transformer.biases[..],
+                weights: &transformer.weights,
+                psqt_weights: &transformer.psqt_weights,
+                psqt_buckets: PSQT_BUCKETS,
+            };
+            let psqt = #rt::overflow::transformer::prove(
+                &mut proof,
+                <FeatureSet as #rt::FeatureSet>::index,
+                <FeatureSet as #rt::FeatureSet>::MAX_ACTIVE,
+                &params,
+            );
+            let transformed = #rt::overflow::Interval::new(0, #top);
+            for (stack, layers) in stacks.iter().enumerate() {
+                let positional = layers.prove(stack, transformed, &mut proof);
+                let psqt = psqt.get(stack).copied();
+                let combine = #rt::overflow::layers::Combine::#combine;
+                #rt::overflow::layers::evaluation(&mut proof, stack, psqt, positional, #scale, combine);
+            }
+            proof
+        }
+
+        impl LayerStack {
+            /// The range of this stack's output when every transformer output
+            /// lies in `input`; records each layer's bounds.
+            fn prove(&self, stack: usize, input: #rt::overflow::Interval, proof: &mut #rt::OverflowProof) -> #rt::overflow::Interval {
+                let input = ::std::vec![input; TRANSFORMED];
+                #(#steps)*
+                #output
+            }
+        }
+    }
+}
+
+/// `name[index]` of a layer's output ranges.
+fn element(arch: &Arch, layer: usize, index: usize) -> TokenStream {
+    let name = ident(&arch.layers[layer].name);
+    let index = int(index);
+    quote!(#name[#index])
+}
+
+/// The ranges of a slice, as `&[Interval]`.
+fn slice(slice: &Slice, arch: &Arch) -> TokenStream {
+    let source = match slice.source {
+        Source::Transformer => quote!(input),
+        Source::Layer(i) => {
+            let name = ident(&arch.layers[i].name);
+            quote!(#name)
+        }
+    };
+    let (start, end) = (int(slice.start), int(slice.start + slice.len));
+    quote!(&#source[#start..#end])
+}
+
+/// One layer's output ranges, in a local of its name.
+fn step(arch: &Arch, layer: &nnue_spec::ir::Layer) -> TokenStream {
+    let rt = runtime();
+    let name = ident(&layer.name);
+    let label = &layer.name;
+    let input = || slice(&layer.inputs[0], arch);
+    let value = match layer.kind {
+        LayerKind::Affine { padded_inputs, .. } => {
+            let (input, padded) = (input(), int(padded_inputs));
+            quote! {
+                #rt::overflow::layers::affine(proof, #label, stack, &self.#name.biases, &self.#name.weights, #padded, #input)
+            }
+        }
+        LayerKind::ClippedReLU { shift, max } => {
+            let (input, shift, max) = (input(), int(shift as usize), lit(i64::from(max)));
+            quote!(#rt::overflow::layers::clipped_relu(#input, #shift, #max))
+        }
+        LayerKind::SqrClippedReLU { shift, max } => {
+            let (input, shift, max) = (input(), int(shift as usize), lit(i64::from(max)));
+            quote!(#rt::overflow::layers::sqr_clipped_relu(#input, #shift, #max))
+        }
+        LayerKind::Concat => {
+            let parts = layer.inputs.iter().map(|s| slice(s, arch));
+            quote!([#(#parts),*].concat())
+        }
+    };
+    quote! { let #name = #value; }
+}

@@ -1,0 +1,273 @@
+//! Bounds through a layer stack, by interval arithmetic: each value's range
+//! from its inputs' ranges. Called by the generated code, layer by layer, in
+//! the order of the forward pass; each function records what it proves.
+
+use super::{Int, Interval, OverflowProof};
+
+/// An affine layer's outputs `biases[o] + sum_i weights[o][i] * input[i]`
+/// (rows of `padded` i8 weights; `input` shorter than `padded` is followed by
+/// zeros). Records `{name} sums` (i32) and `{name} pair sums` (i16: the SIMD
+/// kernels without VNNI add two `u8 x i8` products in an i16 lane before
+/// widening). Returns each output's range as held in i32.
+pub fn affine(
+    proof: &mut OverflowProof,
+    name: &str,
+    stack: usize,
+    biases: &[i32],
+    weights: &[i8],
+    padded: usize,
+    input: &[Interval],
+) -> Vec<Interval> {
+    let product = |w: i8, x: Interval| x.scale(i64::from(w));
+    let sums = format!("{name} sums");
+    let pairs = format!("{name} pair sums");
+    biases
+        .iter()
+        .zip(weights.chunks_exact(padded))
+        .enumerate()
+        .map(|(o, (&bias, row))| {
+            let mut sum = Interval::point(i64::from(bias));
+            let mut widest_pair: Option<(usize, Interval)> = None;
+            for (i, (w, x)) in row.chunks(2).zip(input.chunks(2)).enumerate() {
+                let pair = w
+                    .iter()
+                    .zip(x)
+                    .fold(Interval::point(0), |acc, (&w, &x)| acc + product(w, x));
+                sum = sum + pair;
+                if widest_pair.is_none_or(|(_, p)| pair.margin(Int::I16) < p.margin(Int::I16)) {
+                    widest_pair = Some((i, pair));
+                }
+            }
+            if let Some((i, pair)) = widest_pair {
+                proof.record(&pairs, Int::I16, pair, || {
+                    format!(
+                        "layer stack {stack}, output {o}, inputs {} and {}",
+                        2 * i,
+                        2 * i + 1
+                    )
+                });
+            }
+            proof.record(&sums, Int::I32, sum, || {
+                format!("layer stack {stack}, output {o}")
+            });
+            sum.held_in(Int::I32)
+        })
+        .collect()
+}
+
+/// `clamp(x >> shift, 0, max)` of each input.
+pub fn clipped_relu(input: &[Interval], shift: u32, max: i64) -> Vec<Interval> {
+    input
+        .iter()
+        .map(|x| {
+            Interval::new(
+                (x.min >> shift).clamp(0, max),
+                (x.max >> shift).clamp(0, max),
+            )
+        })
+        .collect()
+}
+
+/// `min(x * x >> shift, max)` of each input (the square in 64 bits; inputs
+/// are i32).
+pub fn sqr_clipped_relu(input: &[Interval], shift: u32, max: i64) -> Vec<Interval> {
+    let f = |x: i64| ((x * x) >> shift).min(max);
+    input
+        .iter()
+        .map(|x| {
+            let low = if x.min <= 0 && x.max >= 0 {
+                0
+            } else {
+                f(x.min).min(f(x.max))
+            };
+            Interval::new(low, f(x.min).max(f(x.max)))
+        })
+        .collect()
+}
+
+/// The stack's output `value + input * multiply / divide` (the skip term's
+/// product in 64 bits, its quotient and the sum in i32). Records
+/// `forward term` and `stack output`.
+pub fn forward(
+    proof: &mut OverflowProof,
+    stack: usize,
+    value: Interval,
+    input: Interval,
+    multiply: i64,
+    divide: i64,
+) -> Interval {
+    let term = input.scale(multiply).divide(divide);
+    proof.record("forward term", Int::I32, term, || {
+        format!("layer stack {stack}")
+    });
+    stack_output(proof, stack, value + term.held_in(Int::I32))
+}
+
+/// Records the stack's output (`stack output`, i32) and returns it as held.
+pub fn stack_output(proof: &mut OverflowProof, stack: usize, value: Interval) -> Interval {
+    proof.record("stack output", Int::I32, value, || {
+        format!("layer stack {stack}")
+    });
+    value.held_in(Int::I32)
+}
+
+/// How the PSQT and positional parts combine into the evaluation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Combine {
+    /// `(psqt + positional) / scale`.
+    SumThenDivide,
+    /// `psqt / scale + positional / scale`.
+    DivideThenSum,
+}
+
+/// The evaluation of bucket `stack` from its PSQT bucket's accumulator range
+/// (`None` without PSQT) and the stack's output. Records `PSQT difference`
+/// (`(us - them) / 2`, the difference in i32) and `evaluation` (i32).
+pub fn evaluation(
+    proof: &mut OverflowProof,
+    stack: usize,
+    psqt: Option<Interval>,
+    positional: Interval,
+    scale: i64,
+    combine: Combine,
+) -> Interval {
+    let psqt = match psqt {
+        None => Interval::point(0),
+        Some(bucket) => {
+            // The two perspectives' values: each anywhere in the bucket's range.
+            let (us, them) = (bucket, bucket);
+            let difference = us - them;
+            proof.record("PSQT difference", Int::I32, difference, || {
+                format!("bucket {stack}")
+            });
+            difference.held_in(Int::I32).divide(2)
+        }
+    };
+    let value = match combine {
+        Combine::SumThenDivide => psqt + positional,
+        Combine::DivideThenSum => psqt.divide(scale) + positional.divide(scale),
+    };
+    proof.record("evaluation", Int::I32, value, || format!("bucket {stack}"));
+    let value = value.held_in(Int::I32);
+    match combine {
+        Combine::SumThenDivide => value.divide(scale),
+        Combine::DivideThenSum => value,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn affine_bounds_take_each_weight_at_its_worst_input() {
+        let mut proof = OverflowProof::default();
+        // Two outputs over three inputs in 0..=127, rows padded to four.
+        let out = affine(
+            &mut proof,
+            "fc",
+            0,
+            &[10, -5],
+            &[2, -3, 0, 9, 1, 1, 1, 0],
+            4,
+            &[Interval::new(0, 127); 3],
+        );
+        assert_eq!(
+            out,
+            vec![
+                Interval::new(10 - 3 * 127, 10 + 2 * 127),
+                Interval::new(-5, -5 + 3 * 127)
+            ]
+        );
+        let b = &proof.bounds();
+        assert_eq!(
+            (b[0].value.as_str(), b[0].range),
+            ("fc pair sums", Interval::new(-3 * 127, 2 * 127))
+        );
+        assert_eq!(
+            (b[1].value.as_str(), b[1].tightest.as_str()),
+            ("fc sums", "layer stack 0, output 1")
+        );
+        assert!(proof.holds());
+    }
+
+    #[test]
+    fn affine_sums_past_i32_are_caught() {
+        let mut proof = OverflowProof::default();
+        let out = affine(
+            &mut proof,
+            "fc",
+            3,
+            &[i32::MAX - 100],
+            &[1, 0],
+            2,
+            &[Interval::new(0, 127)],
+        );
+        assert_eq!(out, vec![Int::I32.range()]);
+        let err = proof.check().unwrap_err().to_string();
+        assert!(
+            err.contains("fc sums") && err.contains("layer stack 3, output 0"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn activations() {
+        let x = [Interval::new(-1000, 64 * 50), Interval::new(200, 100_000)];
+        assert_eq!(
+            clipped_relu(&x, 6, 127),
+            vec![Interval::new(0, 50), Interval::new(3, 127)]
+        );
+        assert_eq!(
+            sqr_clipped_relu(&x, 19, 127),
+            vec![Interval::new(0, 19), Interval::new(0, 127)]
+        );
+        assert_eq!(
+            sqr_clipped_relu(&[Interval::new(-3000, -2048)], 19, 127),
+            vec![Interval::new(8, 17)]
+        );
+    }
+
+    #[test]
+    fn forward_and_evaluation() {
+        let mut proof = OverflowProof::default();
+        let out = forward(
+            &mut proof,
+            0,
+            Interval::new(-10, 10),
+            Interval::new(-8128, 8128),
+            9600,
+            8128,
+        );
+        assert_eq!(out, Interval::new(-9610, 9610));
+        let eval = evaluation(
+            &mut proof,
+            0,
+            Some(Interval::new(-100, 300)),
+            out,
+            16,
+            Combine::DivideThenSum,
+        );
+        assert_eq!(
+            eval,
+            Interval::new(-200 / 16 - 9610 / 16, 200 / 16 + 9610 / 16)
+        );
+        assert!(proof.holds());
+        let out = forward(
+            &mut proof,
+            1,
+            Interval::point(0),
+            Interval::new(0, i64::from(i32::MAX)),
+            9600,
+            8128,
+        );
+        assert_eq!(out, Int::I32.range());
+        assert!(
+            proof
+                .check()
+                .unwrap_err()
+                .to_string()
+                .contains("forward term")
+        );
+    }
+}

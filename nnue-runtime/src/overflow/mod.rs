@@ -1,0 +1,299 @@
+//! The overflow proof: from a loaded net's parameters, bounds on every
+//! integer the network computes, each checked against the type that holds
+//! it. A net passes when no value can leave its type for any legal position;
+//! otherwise the proof names the value, where it can overflow, and by how
+//! much.
+//!
+//! - [`transformer`]: the accumulator lanes and PSQT values over every
+//!   combination of features a legal position can activate;
+//! - [`layers`]: the layer stacks, by interval arithmetic from the
+//!   transformer's output range to the evaluation.
+
+pub mod layers;
+pub mod transformer;
+
+use crate::error::LoadError;
+use std::fmt;
+
+/// A closed range of integers, `min..=max`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Interval {
+    pub min: i64,
+    pub max: i64,
+}
+
+impl Interval {
+    /// `min..=max`.
+    pub const fn new(min: i64, max: i64) -> Interval {
+        Interval { min, max }
+    }
+
+    /// The single value `v`.
+    pub const fn point(v: i64) -> Interval {
+        Interval { min: v, max: v }
+    }
+
+    /// Both ranges.
+    pub fn union(self, other: Interval) -> Interval {
+        Interval {
+            min: self.min.min(other.min),
+            max: self.max.max(other.max),
+        }
+    }
+
+    /// Every `a * k`.
+    pub fn scale(self, k: i64) -> Interval {
+        let (a, b) = (self.min.saturating_mul(k), self.max.saturating_mul(k));
+        Interval {
+            min: a.min(b),
+            max: a.max(b),
+        }
+    }
+
+    /// Every `a / d`, rounded toward zero as Rust's and C++'s `/` do (a
+    /// monotone function of `a`). `d` must not be zero.
+    pub fn divide(self, d: i64) -> Interval {
+        let (a, b) = (self.min / d, self.max / d);
+        Interval {
+            min: a.min(b),
+            max: a.max(b),
+        }
+    }
+
+    /// What a value of type `ty` computed with wrapping arithmetic can be:
+    /// this range if it fits, else the whole type.
+    pub fn held_in(self, ty: Int) -> Interval {
+        if ty.fits(self) { self } else { ty.range() }
+    }
+
+    /// How far the range stays inside `ty` (negative: by how much it leaves).
+    pub fn margin(self, ty: Int) -> i64 {
+        let r = ty.range();
+        (r.max - self.max).min(self.min - r.min)
+    }
+}
+
+/// Every `a + b` (saturating at the ends of i64).
+impl std::ops::Add for Interval {
+    type Output = Interval;
+
+    fn add(self, other: Interval) -> Interval {
+        Interval {
+            min: self.min.saturating_add(other.min),
+            max: self.max.saturating_add(other.max),
+        }
+    }
+}
+
+/// Every `a - b` (saturating at the ends of i64).
+impl std::ops::Sub for Interval {
+    type Output = Interval;
+
+    fn sub(self, other: Interval) -> Interval {
+        Interval {
+            min: self.min.saturating_sub(other.max),
+            max: self.max.saturating_sub(other.min),
+        }
+    }
+}
+
+impl fmt::Display for Interval {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}..={}", self.min, self.max)
+    }
+}
+
+/// An integer type the network computes in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Int {
+    I16,
+    I32,
+}
+
+impl Int {
+    /// Every value of the type.
+    pub const fn range(self) -> Interval {
+        match self {
+            Int::I16 => Interval::new(i16::MIN as i64, i16::MAX as i64),
+            Int::I32 => Interval::new(i32::MIN as i64, i32::MAX as i64),
+        }
+    }
+
+    /// Whether every value of `range` is a value of the type.
+    pub fn fits(self, range: Interval) -> bool {
+        range.margin(self) >= 0
+    }
+
+    /// The Rust name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Int::I16 => "i16",
+            Int::I32 => "i32",
+        }
+    }
+}
+
+impl fmt::Display for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One checked quantity: all values computed under one name (for example
+/// every lane of every accumulator, or every output of `fc_0` in every
+/// layer stack).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bound {
+    /// What is bounded, e.g. `transformer accumulator` or `fc_0 sums`.
+    pub value: String,
+    /// The type that holds it.
+    pub ty: Int,
+    /// The range every value of this name lies in.
+    pub range: Interval,
+    /// The value with the smallest margin: which lane, king square, layer
+    /// stack or output.
+    pub tightest: String,
+    /// That value's range.
+    pub tightest_range: Interval,
+}
+
+impl Bound {
+    /// How far the tightest value stays inside the type (negative: by how
+    /// much it can leave it).
+    pub fn margin(&self) -> i64 {
+        self.tightest_range.margin(self.ty)
+    }
+
+    /// Whether no value of this name can overflow its type.
+    pub fn holds(&self) -> bool {
+        self.margin() >= 0
+    }
+}
+
+/// The proof for one loaded net: a bound per computed quantity, in the order
+/// the network computes them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OverflowProof {
+    bounds: Vec<Bound>,
+}
+
+impl OverflowProof {
+    /// Records that values named `value`, held in `ty`, lie in `range`;
+    /// `at` says which one this is (called only when it is the tightest so
+    /// far). Records under one name merge.
+    pub fn record(&mut self, value: &str, ty: Int, range: Interval, at: impl FnOnce() -> String) {
+        match self.bounds.iter_mut().find(|b| b.value == value) {
+            Some(bound) => {
+                bound.range = bound.range.union(range);
+                if range.margin(ty) < bound.margin() {
+                    bound.tightest = at();
+                    bound.tightest_range = range;
+                }
+            }
+            None => self.bounds.push(Bound {
+                value: value.to_owned(),
+                ty,
+                range,
+                tightest: at(),
+                tightest_range: range,
+            }),
+        }
+    }
+
+    /// Every bound, in computation order.
+    pub fn bounds(&self) -> &[Bound] {
+        &self.bounds
+    }
+
+    /// Whether no value can overflow.
+    pub fn holds(&self) -> bool {
+        self.bounds.iter().all(Bound::holds)
+    }
+
+    /// `Ok` if no value can overflow, else an error naming the first value
+    /// that can: where, its bound, and its type.
+    pub fn check(&self) -> Result<(), LoadError> {
+        match self.bounds.iter().find(|b| !b.holds()) {
+            None => Ok(()),
+            Some(b) => Err(LoadError::Overflow {
+                value: b.value.clone(),
+                at: b.tightest.clone(),
+                range: b.tightest_range,
+                ty: b.ty,
+            }),
+        }
+    }
+}
+
+impl fmt::Display for OverflowProof {
+    /// A table: value, type, range, margin, and where the margin is smallest.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let width = self
+            .bounds
+            .iter()
+            .map(|b| b.value.len())
+            .max()
+            .unwrap_or(0)
+            .max(5);
+        writeln!(
+            f,
+            "{:<width$}  type  {:>25}  {:>11}  tightest at",
+            "value", "bound", "margin"
+        )?;
+        for b in &self.bounds {
+            let flag = if b.holds() { "" } else { "  CAN OVERFLOW" };
+            writeln!(
+                f,
+                "{:<width$}  {:<4}  {:>25}  {:>11}  {}{flag}",
+                b.value,
+                b.ty,
+                b.range.to_string(),
+                b.margin(),
+                b.tightest
+            )?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interval_arithmetic() {
+        let a = Interval::new(-3, 5);
+        assert_eq!(a + Interval::new(1, 2), Interval::new(-2, 7));
+        assert_eq!(a - Interval::new(1, 2), Interval::new(-5, 4));
+        assert_eq!(a.scale(-2), Interval::new(-10, 6));
+        assert_eq!(Interval::new(-7, 9).divide(2), Interval::new(-3, 4));
+        assert_eq!(Interval::new(-7, 9).divide(-2), Interval::new(-4, 3));
+        assert_eq!(Interval::new(0, 40_000).held_in(Int::I16), Int::I16.range());
+        assert_eq!(a.held_in(Int::I16), a);
+        assert_eq!(Interval::new(-32_768, 32_760).margin(Int::I16), 0);
+        assert_eq!(Interval::new(-100, 32_770).margin(Int::I16), -3);
+    }
+
+    #[test]
+    fn records_merge_and_keep_the_tightest() {
+        let mut proof = OverflowProof::default();
+        proof.record("x", Int::I16, Interval::new(0, 100), || "first".into());
+        proof.record("x", Int::I16, Interval::new(-32_000, 0), || "second".into());
+        proof.record("x", Int::I16, Interval::new(0, 200), || "third".into());
+        let b = &proof.bounds()[0];
+        assert_eq!(
+            (b.range, b.tightest.as_str(), b.margin()),
+            (Interval::new(-32_000, 200), "second", 768)
+        );
+        assert!(proof.check().is_ok());
+        proof.record("y", Int::I32, Interval::new(0, 1 << 40), || "lane 3".into());
+        let err = proof.check().unwrap_err().to_string();
+        assert!(
+            err.contains("y")
+                && err.contains("lane 3")
+                && err.contains("1099511627776")
+                && err.contains("i32"),
+            "{err}"
+        );
+    }
+}
