@@ -5,6 +5,21 @@
 //! `is_aarch64_feature_detected!`), which resolves at compile
 //! time when the features are enabled for the build (`-C target-cpu=...`)
 //! and otherwise asks the CPU once and caches the answer.
+//!
+//! ```
+//! use nnue_runtime::Isa;
+//!
+//! let isa = Isa::from_name("avx512-vnni")?; // as `--isa` and `NNUE_ISA` spell it
+//! assert_eq!(isa.name(), "avx512-vnni");
+//! assert!(Isa::from_name("sse9").is_err());
+//! // What this CPU runs, scalar first and the best last; asking for
+//! // anything else is an error, never an illegal instruction.
+//! let available = Isa::available();
+//! assert_eq!(available.first(), Some(&Isa::Scalar));
+//! assert_eq!(available.last(), Some(&Isa::best()));
+//! assert_eq!(isa.require().is_ok(), available.contains(&isa));
+//! # Ok::<(), nnue_runtime::IsaError>(())
+//! ```
 
 use std::fmt;
 use std::sync::OnceLock;

@@ -8,6 +8,23 @@
 //!   combination of features a legal position can activate;
 //! - [`layers`]: the layer stacks, by interval arithmetic from the
 //!   transformer's output range to the evaluation.
+//!
+//! Generated code builds the proof on loading; an engine reads it from
+//! `Network::overflow_proof`. The pieces, by hand:
+//!
+//! ```
+//! use nnue_runtime::overflow::{layers, Int, Interval};
+//! use nnue_runtime::OverflowProof;
+//!
+//! let mut proof = OverflowProof::default();
+//! // One affine layer, 2 inputs in 0..=127 -> 1 output, bias 1000.
+//! let out = layers::affine(&mut proof, "fc", 0, &[1000], &[100, -50], 2, &[Interval::new(0, 127); 2]);
+//! assert_eq!(out, [Interval::new(1000 - 50 * 127, 1000 + 100 * 127)]);
+//! let sums = &proof.bounds()[1];
+//! assert_eq!((sums.value.as_str(), sums.ty, sums.tightest.as_str()), ("fc sums", Int::I32, "layer stack 0, output 0"));
+//! assert!(proof.check().is_ok());
+//! println!("{proof}"); // the table `nnue info --net` prints
+//! ```
 
 pub mod layers;
 pub mod transformer;
