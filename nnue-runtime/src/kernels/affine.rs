@@ -51,30 +51,37 @@ pub unsafe fn affine_columns<
     // Left uninitialised: zeroing it would cost as much as a sparse
     // layer's whole search.
     let mut nonzero = [const { MaybeUninit::<u16>::uninit() }; CHUNKS];
-    let all: [u16; CHUNKS];
     let list: &[u16] = if SPARSE {
         // SAFETY: the caller guarantees the instructions.
         unsafe { nonzero_chunks::<D, CHUNKS>(input, &mut nonzero) }
     } else {
-        all = core::array::from_fn(|i| i as u16);
-        &all
+        &[]
     };
+    // Chunk `j` of the work (the list, or every chunk when dense).
+    let chunk = |j: usize| if SPARSE { list[j] as usize } else { j };
+    let work = if SPARSE { list.len() } else { CHUNKS };
     let regs = if D::SETS == 1 {
         let [mut regs, ..] = sets;
-        for &i in list {
-            column(&mut regs, i as usize);
+        if SPARSE {
+            for &i in list {
+                column(&mut regs, i as usize);
+            }
+        } else {
+            for i in 0..CHUNKS {
+                column(&mut regs, i);
+            }
         }
         regs
     } else {
         const { assert!(D::SETS == 1 || D::SETS == 4) };
-        let mut groups = list.chunks_exact(4);
-        for group in &mut groups {
-            for (set, &i) in sets.iter_mut().zip(group) {
-                column(set, i as usize);
+        let full = work - work % 4;
+        for j in (0..full).step_by(4) {
+            for (s, set) in sets.iter_mut().enumerate() {
+                column(set, chunk(j + s));
             }
         }
-        for (set, &i) in sets.iter_mut().zip(groups.remainder()) {
-            column(set, i as usize);
+        for (set, j) in sets.iter_mut().zip(full..work) {
+            column(set, chunk(j));
         }
         let [first, rest @ ..] = sets;
         // SAFETY: the caller guarantees the instructions.
@@ -107,8 +114,9 @@ const BIT_POSITIONS: [[u16; 8]; 256] = {
 
 /// Writes the indices of the non-zero four-byte chunks of `input` to the
 /// front of `out` and returns that prefix. Branch-free per 8 chunks: the
-/// mask of a block selects a row of [`BIT_POSITIONS`], all eight entries are
-/// written, and the count advances by the mask's popcount.
+/// mask of a block selects a row of [`BIT_POSITIONS`], all eight entries
+/// (plus the block's first index, kept in a vector that advances by 8) are
+/// written with one store, and the count advances by the mask's popcount.
 ///
 /// # Safety
 /// The CPU supports `D`'s instructions.
@@ -116,18 +124,29 @@ const BIT_POSITIONS: [[u16; 8]; 256] = {
 unsafe fn nonzero_chunks<'a, D: Dot, const CHUNKS: usize>(input: &[u8], out: &'a mut [MaybeUninit<u16>; CHUNKS]) -> &'a [u16] {
     let mut count = 0;
     if CHUNKS.is_multiple_of(D::LANES) && D::LANES % 8 == 0 {
-        for block in (0..CHUNKS).step_by(D::LANES) {
-            // SAFETY: `block + LANES <= CHUNKS`, so 4 * LANES bytes are readable.
-            let mask = unsafe { D::nonzero_mask(input.as_ptr().add(4 * block)) };
-            for half in 0..D::LANES / 8 {
-                let byte = ((mask >> (8 * half)) & 0xFF) as usize;
-                let base = (block + 8 * half) as u16;
-                // `count <= block + 8 * half`, so the eight writes stay below CHUNKS.
-                let slots = &mut out[count..count + 8];
-                for (slot, &bit) in slots.iter_mut().zip(&BIT_POSITIONS[byte]) {
-                    slot.write(base + bit);
+        let dst = out.as_mut_ptr().cast::<u16>();
+        let mut base = [0u16; 8];
+        // Four registers of chunks per step where they divide the input
+        // (every shipped architecture), so the masks are independent work.
+        let unroll = if CHUNKS.is_multiple_of(4 * D::LANES) { 4 } else { 1 };
+        for step in (0..CHUNKS).step_by(unroll * D::LANES) {
+            let masks: [u32; 4] = core::array::from_fn(|u| {
+                // SAFETY: `step + (u + 1) * LANES <= CHUNKS` for `u < unroll`,
+                // so 4 * LANES bytes are readable there.
+                if u < unroll { unsafe { D::nonzero_mask(input.as_ptr().add(4 * (step + u * D::LANES))) } } else { 0 }
+            });
+            for mask in &masks[..unroll] {
+                for half in 0..D::LANES / 8 {
+                    let byte = ((mask >> (8 * half)) & 0xFF) as usize;
+                    let row = &BIT_POSITIONS[byte];
+                    let indices: [u16; 8] = core::array::from_fn(|k| base[k] + row[k]);
+                    // SAFETY: `count` is at most the number of chunks before
+                    // this 8-chunk group (`base[0]`), so the eight entries end
+                    // at or before `base[0] + 8 <= CHUNKS`.
+                    unsafe { dst.add(count).cast::<[u16; 8]>().write_unaligned(indices) };
+                    count += byte.count_ones() as usize;
+                    base = base.map(|b| b + 8);
                 }
-                count += byte.count_ones() as usize;
             }
         }
     } else {

@@ -123,7 +123,8 @@ pub unsafe trait Dot: Copy {
     /// # Safety
     /// The CPU supports the ISA.
     unsafe fn hsum(v: Self::S) -> i32;
-    /// Bit `l` set when bytes `4l..4l + 4` at `p` are not all zero.
+    /// Bit `l` set when bytes `4l..4l + 4` at `p` are not all zero, for bytes
+    /// of at most 127 (the affine inputs' contract above).
     /// # Safety
     /// `p` is valid for `4 * LANES` reads; the CPU supports the ISA.
     unsafe fn nonzero_mask(p: *const u8) -> u32;

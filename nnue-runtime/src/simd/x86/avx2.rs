@@ -105,7 +105,8 @@ pub(super) unsafe fn hsum256(v: __m256i) -> i32 {
     }
 }
 
-/// Bit `l` set when i32 lane `l` of the 32 bytes at `p` is not zero.
+/// Bit `l` set when i32 lane `l` of the 32 bytes at `p` is not zero, for
+/// bytes of at most 127.
 ///
 /// # Safety
 /// `p` is valid for 32 reads; the CPU supports AVX2.
@@ -113,8 +114,10 @@ pub(super) unsafe fn hsum256(v: __m256i) -> i32 {
 pub(super) unsafe fn nonzero_mask256(p: *const u8) -> u32 {
     // SAFETY: the caller guarantees 32 readable bytes and AVX2.
     unsafe {
-        let zero = _mm256_cmpeq_epi32(_mm256_loadu_si256(p.cast()), _mm256_setzero_si256());
-        !(_mm256_movemask_ps(_mm256_castsi256_ps(zero)) as u32) & 0xFF
+        // Affine inputs are at most 127 (the `Dot` contract), so a chunk
+        // read as an i32 is positive exactly when it is not zero.
+        let positive = _mm256_cmpgt_epi32(_mm256_loadu_si256(p.cast()), _mm256_setzero_si256());
+        _mm256_movemask_ps(_mm256_castsi256_ps(positive)) as u32
     }
 }
 
