@@ -103,6 +103,16 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
                 #transform;
             }
 
+            /// The transformer's output (perspectives in `order`) through one
+            /// layer stack, as one function.
+            pub(super) fn evaluate(cpu: Cpu, accumulator: &Accumulator, order: [usize; 2], stack: &LayerStack) -> i32 {
+                cpu.within(|| {
+                    let mut transformed = #rt::Aligned([0u8; TRANSFORMED]);
+                    transform(cpu, accumulator, order, &mut transformed);
+                    propagate(cpu, stack, &transformed, &mut |_, _| {})
+                })
+            }
+
             /// The layer stack's forward pass.
             #(#layers_doc)*
             pub(super) fn propagate(
@@ -111,7 +121,9 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
                 input: &[u8; TRANSFORMED],
                 trace: &mut impl ::core::ops::FnMut(&'static str, #rt::LayerOutput<'_>),
             ) -> i32 {
-                #body
+                cpu.within(|| {
+                    #body
+                })
             }
         }
     }

@@ -17,6 +17,23 @@ macro_rules! backend_token {
                 $isa.is_available().then_some($token(()))
             }
 
+            /// Runs `f` inside a function compiled for this instruction set,
+            /// so that the kernels `f` calls through this token inline into
+            /// one another instead of being called one by one (a layer
+            /// stack's forward pass becomes one function).
+            #[inline(always)]
+            pub fn within<R>(self, f: impl FnOnce() -> R) -> R {
+                /// # Safety
+                /// The CPU supports the token's instruction set.
+                #[target_feature(enable = $features)]
+                #[inline]
+                unsafe fn run<R>(f: impl FnOnce() -> R) -> R {
+                    f()
+                }
+                // SAFETY: the token exists only if the CPU supports the ISA.
+                unsafe { run(f) }
+            }
+
             /// [`crate::kernels::accumulate`] with this ISA's registers.
             #[allow(clippy::too_many_arguments)]
             pub fn accumulate<const L1: usize, const TILE: usize, const B: usize>(
@@ -119,6 +136,7 @@ macro_rules! backend_token {
             /// # Safety
             /// The CPU supports the token's instruction set.
             #[target_feature(enable = $features)]
+            #[inline]
             unsafe fn run<const PADDED: usize, const CHUNKS: usize, const OUT: usize, const REGS: usize, const SPARSE: bool>(
                 biases: &[i32; OUT],
                 weights: &[i8],
@@ -143,6 +161,7 @@ macro_rules! backend_token {
             /// # Safety
             /// The CPU supports the token's instruction set.
             #[target_feature(enable = $features)]
+            #[inline]
             unsafe fn run<const PADDED: usize, const OUT: usize>(
                 biases: &[i32; OUT],
                 weights: &[i8],
