@@ -27,6 +27,10 @@ unsafe fn sdot(acc: int32x4_t, x: int8x16_t, w: int8x16_t) -> int32x4_t {
     // instruction reads and writes registers only.
     unsafe {
         core::arch::asm!(
+            // The directive lets the assembler accept `sdot` wherever LLVM
+            // inlines this (it may inline a `dotprod` function into a caller
+            // without the feature); it runs only behind the dotprod token.
+            ".arch_extension dotprod",
             "sdot {acc:v}.4s, {x:v}.16b, {w:v}.16b",
             acc = inout(vreg) acc,
             x = in(vreg) x,
