@@ -103,16 +103,6 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
                 #transform;
             }
 
-            /// The transformer's output (perspectives in `order`) through one
-            /// layer stack, as one function.
-            pub(super) fn evaluate(cpu: Cpu, accumulator: &Accumulator, order: [usize; 2], stack: &LayerStack) -> i32 {
-                cpu.within(|| {
-                    let mut transformed = #rt::Aligned([0u8; TRANSFORMED]);
-                    transform(cpu, accumulator, order, &mut transformed);
-                    propagate(cpu, stack, &transformed, &mut |_, _| {})
-                })
-            }
-
             /// The layer stack's forward pass.
             #(#layers_doc)*
             pub(super) fn propagate(

@@ -40,14 +40,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
         &|m| quote!(#m::propagate(cpu, stack, input, &mut trace)),
         quote!(stack.propagate_scalar(input, &mut trace)),
     );
-    let evaluate = dispatch(
-        &|m| quote!(#m::evaluate(cpu, accumulator, order, &self.stacks[bucket])),
-        quote!({
-            let mut transformed = #rt::Aligned([0u8; TRANSFORMED]);
-            self.transform(accumulator, side_to_move, &mut transformed);
-            self.propagate(bucket, &transformed)
-        }),
-    );
+
     let bucket = match arch.stacks.select {
         BucketSelect::Single => quote! {
             let _ = piece_count;
@@ -276,9 +269,10 @@ pub fn generate(arch: &Arch) -> TokenStream {
             /// Evaluates a position whose accumulator is computed.
             pub fn evaluate_accumulator(&self, accumulator: &Accumulator, side_to_move: #rt::Color, piece_count: usize) -> #rt::Evaluation {
                 let bucket = Self::bucket(piece_count);
-                let order = [side_to_move.index(), side_to_move.flip().index()];
+                let mut transformed = #rt::Aligned([0u8; TRANSFORMED]);
+                self.transform(accumulator, side_to_move, &mut transformed);
                 let psqt = Self::psqt(accumulator, side_to_move, bucket);
-                let positional = #evaluate;
+                let positional = self.propagate(bucket, &transformed);
                 #rt::Evaluation { bucket, psqt, positional, value: Self::value(psqt, positional) }
             }
 
