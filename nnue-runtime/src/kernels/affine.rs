@@ -62,6 +62,9 @@ pub unsafe fn affine_columns<
     let work = if SPARSE { list.len() } else { CHUNKS };
     let regs = if D::SETS == 1 {
         let [mut regs, ..] = sets;
+        // Not `chunk(j)` over `0..work`: indexing the list costs a bounds
+        // check per chunk (callgrind: +326 instructions per 17.1 big-net
+        // forward pass), iterating it does not.
         if SPARSE {
             for &i in list {
                 column(&mut regs, i as usize);
