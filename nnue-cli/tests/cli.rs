@@ -139,6 +139,21 @@ fn unavailable_isa_is_an_error() {
     let net = net("nn-37f18f62d772.nnue");
     let err = error_line(&nnue(&["eval", "--net", net.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1", "--isa", "avx9"]));
     assert!(err.contains("--isa: unknown instruction set `avx9`"), "{err}");
+
+    // Every backend this CPU lacks (on x86-64 at least the two NEON ones;
+    // on a CPU without AVX-512 also those) is a one-line error, through
+    // `--isa` and through `NNUE_ISA`, never an illegal instruction.
+    let available = nnue::runtime::Isa::available();
+    let lacking: Vec<_> = nnue::runtime::Isa::ALL.into_iter().filter(|i| !available.contains(i)).collect();
+    assert!(!lacking.is_empty());
+    for isa in lacking {
+        let args = ["eval", "--net", net.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1"];
+        let err = error_line(&nnue(&[&args[..], &["--isa", isa.name()]].concat()));
+        assert!(err.contains(&format!("--isa: this CPU lacks {isa}")), "{err}");
+        let out = Command::new(env!("CARGO_BIN_EXE_nnue")).args(args).env("NNUE_ISA", isa.name()).output().unwrap();
+        let err = error_line(&out);
+        assert!(err.contains(&format!("this CPU lacks {isa}")), "{err}");
+    }
 }
 
 /// `nnue walk`: perft node counts (known values), no mismatches under
