@@ -4,7 +4,7 @@
 
 use crate::targets::{self, AffineKernel, Target};
 use crate::tokens::{doc, i32, ident, int, lit, runtime};
-use nnue_spec::ir::{Arch, Layer, LayerKind, Slice, Source};
+use nnue_spec::ir::{Arch, Layer, LayerKind, Slice, Source, ValueType};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -106,14 +106,44 @@ fn element(arch: &Arch, layer: usize, index: usize) -> TokenStream {
     quote!(#name[#index])
 }
 
+/// The two lengths of a concatenation that a target joins in registers
+/// (`join_16`): two u8 layer outputs of 16 values, each read from its
+/// start, at most 32 bytes together. Its local is then a zero-padded
+/// `[u8; 32]` (see [`array_len`]).
+fn joined_in_registers(arch: &Arch, layer: &Layer, target: Option<&Target>) -> Option<(usize, usize)> {
+    target?;
+    if !matches!(layer.kind, LayerKind::Concat) {
+        return None;
+    }
+    let [a, b] = &layer.inputs[..] else { return None };
+    let whole_16 = |slice: &Slice| match slice.source {
+        Source::Layer(i) => {
+            let source = &arch.layers[i];
+            source.output_type == ValueType::U8 && source.output_dimensions == 16 && slice.start == 0
+        }
+        Source::Transformer => false,
+    };
+    (whole_16(a) && whole_16(b) && (1..=16).contains(&a.len) && b.len <= 16).then_some((a.len, b.len))
+}
+
+/// Length of the local array holding layer `index`'s output: its output
+/// dimensions, or 32 for a concatenation joined in registers.
+fn array_len(arch: &Arch, index: usize, target: Option<&Target>) -> usize {
+    let layer = &arch.layers[index];
+    match joined_in_registers(arch, layer, target) {
+        Some(_) => 32,
+        None => layer.output_dimensions,
+    }
+}
+
 /// An expression of type `&[T; len]` for a slice.
-fn slice_ref(slice: &Slice, arch: &Arch) -> TokenStream {
+fn slice_ref(slice: &Slice, arch: &Arch, target: Option<&Target>) -> TokenStream {
     let rt = runtime();
     let (source, len) = match slice.source {
         Source::Transformer => (quote!(input), arch.transformer.output_dimensions),
         Source::Layer(i) => {
             let name = ident(&arch.layers[i].name);
-            (quote!(&#name), arch.layers[i].output_dimensions)
+            (quote!(&#name), array_len(arch, i, target))
         }
     };
     if slice.start == 0 && slice.len == len {
@@ -131,7 +161,7 @@ fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>) -> TokenStrea
     let name = ident(&layer.name);
     let label = &layer.name;
     let n = int(layer.output_dimensions);
-    let input = || slice_ref(&layer.inputs[0], arch);
+    let input = || slice_ref(&layer.inputs[0], arch, target);
     let compute = match layer.kind {
         LayerKind::Affine { padded_inputs, .. } => affine_step(arch, layer, padded_inputs, target),
         LayerKind::ClippedReLU { shift, max } => {
@@ -172,12 +202,26 @@ fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>) -> TokenStrea
                 #call;
             }
         }
+        LayerKind::Concat if joined_in_registers(arch, layer, target).is_some() => {
+            let (la, lb) = joined_in_registers(arch, layer, target).unwrap();
+            // Both sources whole: `join_16` takes the first `la` and `lb` values.
+            let whole = |slice: &Slice| match slice.source {
+                Source::Layer(i) => ident(&arch.layers[i].name),
+                Source::Transformer => unreachable!("joined_in_registers takes layer outputs only"),
+            };
+            let (a, b) = (whole(&layer.inputs[0]), whole(&layer.inputs[1]));
+            let (la, shr, lb) = (lit(la as i64), lit(16 - la as i64), int(lb));
+            let simd = ident(target.unwrap().simd);
+            quote! {
+                let #name = #rt::simd::#simd::join_16::<#la, #shr, #lb>(&#a, &#b);
+            }
+        }
         LayerKind::Concat => {
             let mut at = 0;
             let copies = layer.inputs.iter().map(|slice| {
                 let (from, to) = (int(at), int(at + slice.len));
                 at += slice.len;
-                let source = slice_ref(slice, arch);
+                let source = slice_ref(slice, arch, target);
                 quote! { #name[#from..#to].copy_from_slice(#source); }
             });
             quote! {
@@ -186,9 +230,11 @@ fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>) -> TokenStrea
             }
         }
     };
+    // A padded local is traced without its padding.
+    let traced = if joined_in_registers(arch, layer, target).is_some() { quote!(&#name[..#n]) } else { quote!(&#name) };
     let output = match layer.output_type {
-        nnue_spec::ir::ValueType::I32 => quote!(#rt::LayerOutput::I32(&#name)),
-        nnue_spec::ir::ValueType::U8 => quote!(#rt::LayerOutput::U8(&#name)),
+        ValueType::I32 => quote!(#rt::LayerOutput::I32(#traced)),
+        ValueType::U8 => quote!(#rt::LayerOutput::U8(#traced)),
     };
     quote! {
         #compute
@@ -203,23 +249,31 @@ fn affine_step(arch: &Arch, layer: &Layer, padded: usize, target: Option<&Target
     let n = int(layer.output_dimensions);
     let slice = &layer.inputs[0];
     let Some(target) = target else {
-        let input = slice_ref(slice, arch);
+        let input = slice_ref(slice, arch, None);
         return quote! {
             let mut #name = [0i32; #n];
             stack.#name.propagate(#input, &mut #name);
         };
     };
     // The SIMD kernels read whole padded rows: give them a zero-padded input
-    // unless the source already is exactly that.
-    let source_len = match slice.source {
-        Source::Transformer => arch.transformer.output_dimensions,
-        Source::Layer(i) => arch.layers[i].output_dimensions,
+    // unless the source's local already is exactly that (all of its values,
+    // then zeros up to the row length).
+    let (values, local) = match slice.source {
+        Source::Transformer => (arch.transformer.output_dimensions, arch.transformer.output_dimensions),
+        Source::Layer(i) => (arch.layers[i].output_dimensions, array_len(arch, i, Some(target))),
     };
-    let (prelude, input) = if slice.start == 0 && slice.len == source_len && source_len == padded {
-        (quote!(), slice_ref(slice, arch))
+    let (prelude, input) = if slice.start == 0 && slice.len == values && local == padded {
+        let source = match slice.source {
+            Source::Transformer => quote!(input),
+            Source::Layer(i) => {
+                let name = ident(&arch.layers[i].name);
+                quote!(&#name)
+            }
+        };
+        (quote!(), source)
     } else {
         let padded_name = format_ident!("{}_input", layer.name);
-        let (p, len, source) = (int(padded), int(slice.len), slice_ref(slice, arch));
+        let (p, len, source) = (int(padded), int(slice.len), slice_ref(slice, arch, Some(target)));
         (
             quote! {
                 let mut #padded_name = [0u8; #p];

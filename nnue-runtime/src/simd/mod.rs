@@ -155,3 +155,38 @@ pub(crate) fn check_activations(clipped: fn(&[i32; 32], i16, &mut [u8; 32]), sqr
         assert_eq!(simd, scalar, "{input:?}");
     }
 }
+
+/// A 16-byte mask for the joins of two activation vectors (`join_16` of
+/// each ISA): byte `i` is `0xFF` when `from + i < below`.
+#[allow(dead_code)] // only the ISA modules use it, and not every target has one
+pub(crate) const fn byte_mask(from: usize, below: usize) -> [u8; 16] {
+    let mut m = [0u8; 16];
+    let mut i = 0;
+    while i < 16 {
+        if from + i < below {
+            m[i] = 0xFF;
+        }
+        i += 1;
+    }
+    m
+}
+
+/// Checks an ISA's `join_16` against byte copies, for inputs whose bytes
+/// past the joined lengths are not zero: `join(a, b, la, lb)` calls it with
+/// those lengths (each test instantiates the cases listed here).
+#[cfg(test)]
+pub(crate) fn check_join(join: impl Fn(&[u8; 16], &[u8; 16], usize, usize) -> [u8; 32], cases: &[(usize, usize)]) {
+    let a: [u8; 16] = core::array::from_fn(|i| 100 + i as u8);
+    let b: [u8; 16] = core::array::from_fn(|i| 200 + i as u8);
+    for &(la, lb) in cases {
+        let mut expected = [0u8; 32];
+        expected[..la].copy_from_slice(&a[..la]);
+        expected[la..la + lb].copy_from_slice(&b[..lb]);
+        assert_eq!(join(&a, &b, la, lb), expected, "la={la} lb={lb}");
+    }
+}
+
+/// The `(la, lb)` cases [`check_join`] runs: Stockfish's 15 + 15 and the
+/// edges.
+#[cfg(test)]
+pub(crate) const JOIN_CASES: [(usize, usize); 6] = [(15, 15), (16, 16), (16, 3), (1, 16), (8, 0), (12, 9)];

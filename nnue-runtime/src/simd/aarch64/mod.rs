@@ -3,10 +3,12 @@
 //! [`NeonDotprod::new`] return `None` on a CPU without the instruction set).
 
 mod activation;
+mod join;
 mod neon;
 mod neon_dotprod;
 
 pub use activation::{clipped_relu, sqr_clipped_relu};
+pub use join::join_16;
 pub use neon::{NeonDot, NeonLanes};
 pub use neon_dotprod::NeonDotprodDot;
 

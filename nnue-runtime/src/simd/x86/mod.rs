@@ -85,12 +85,14 @@ mod avx2;
 mod avx512;
 mod avx512_vnni;
 mod avx_vnni;
+mod join;
 
 pub use activation::{clipped_relu, sqr_clipped_relu};
 pub use avx2::{Avx2Dot, Avx2Lanes};
 pub use avx512::{Avx512Dot, Avx512Lanes};
 pub use avx512_vnni::{Avx512VnniDot, Avx512VnniDot256};
 pub use avx_vnni::AvxVnniDot;
+pub use join::join_16;
 
 use crate::Isa;
 

@@ -1,0 +1,54 @@
+//! Concatenation of two short activation vectors in registers (NEON, the
+//! AArch64 baseline); see the x86 module's `join` for why byte copies are
+//! avoided.
+
+use crate::simd::byte_mask;
+use core::arch::aarch64::*;
+
+/// `a[..LA] ++ b[..LB]`, zero-padded to 32 bytes. `SHR` must be `16 - LA`
+/// (the generator writes both, as an extract position must be a constant);
+/// `1 <= LA <= 16` and `LA + LB <= 32`, checked at compile time.
+#[inline(always)]
+pub fn join_16<const LA: i32, const SHR: i32, const LB: usize>(a: &[u8; 16], b: &[u8; 16]) -> [u8; 32] {
+    const {
+        assert!(1 <= LA && LA <= 16 && SHR == 16 - LA);
+        assert!(LB <= 16 && LA as usize + LB <= 32);
+    };
+    let keep_a = const { byte_mask(0, LA as usize) };
+    let keep_b = const { byte_mask(0, LB) };
+    let keep_high = const { byte_mask(16, LA as usize + LB) };
+    // SAFETY: NEON is part of AArch64; every load reads 16 bytes of a
+    // 16-byte array and every store writes 16 bytes of the 32-byte result.
+    unsafe {
+        let zero = vdupq_n_u8(0);
+        let a = vandq_u8(vld1q_u8(a.as_ptr()), vld1q_u8(keep_a.as_ptr()));
+        let b = vandq_u8(vld1q_u8(b.as_ptr()), vld1q_u8(keep_b.as_ptr()));
+        // `ext(x, y, n)` is `x[n..] ++ y[..n]`: `b` moved up by LA bytes,
+        // and the bytes of `b` that move past the low half.
+        let low = vorrq_u8(a, vextq_u8::<SHR>(zero, b));
+        let high = vandq_u8(vextq_u8::<SHR>(b, zero), vld1q_u8(keep_high.as_ptr()));
+        let mut out = [0u8; 32];
+        vst1q_u8(out.as_mut_ptr(), low);
+        vst1q_u8(out.as_mut_ptr().add(16), high);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn equals_byte_copies() {
+        crate::simd::check_join(
+            |a, b, la, lb| match (la, lb) {
+                (15, 15) => super::join_16::<15, 1, 15>(a, b),
+                (16, 16) => super::join_16::<16, 0, 16>(a, b),
+                (16, 3) => super::join_16::<16, 0, 3>(a, b),
+                (1, 16) => super::join_16::<1, 15, 16>(a, b),
+                (8, 0) => super::join_16::<8, 8, 0>(a, b),
+                (12, 9) => super::join_16::<12, 4, 9>(a, b),
+                _ => unreachable!("not in JOIN_CASES"),
+            },
+            &crate::simd::JOIN_CASES,
+        );
+    }
+}
