@@ -98,9 +98,15 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
                 );
             }
 
-            /// The transformer's output, perspectives in `order`.
-            pub(super) fn transform(cpu: Cpu, accumulator: &Accumulator, order: [usize; 2], output: &mut [u8; TRANSFORMED]) {
-                #transform;
+            /// The transformer's output into `slots` (all written), perspectives
+            /// in `order`.
+            pub(super) fn transform<'o>(
+                cpu: Cpu,
+                accumulator: &Accumulator,
+                order: [usize; 2],
+                slots: &'o mut [::core::mem::MaybeUninit<u8>; TRANSFORMED],
+            ) -> &'o mut [u8] {
+                #transform
             }
 
             /// The layer stack's forward pass.

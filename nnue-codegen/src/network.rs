@@ -35,7 +35,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
         &|m| quote!(#m::accumulate(cpu, &self.transformer, base, psqt_base, removed, added, out, psqt_out)),
         quote!(self.transformer.accumulate(base, psqt_base, removed, added, out, psqt_out)),
     );
-    let transform = dispatch(&|m| quote!(#m::transform(cpu, accumulator, order, output)), quote!({ #scalar_transform }));
+    let transform = dispatch(&|m| quote!(#m::transform(cpu, accumulator, order, slots)), scalar_transform);
     let propagate = dispatch(
         &|m| quote!(#m::propagate(cpu, stack, input, &mut trace)),
         quote!(stack.propagate_scalar(input, &mut trace)),
@@ -229,8 +229,21 @@ pub fn generate(arch: &Arch) -> TokenStream {
 
             /// The transformer's output: the side to move's half first.
             pub fn transform(&self, accumulator: &Accumulator, side_to_move: #rt::Color, output: &mut [u8; TRANSFORMED]) {
+                let mut slots = #rt::Aligned([::core::mem::MaybeUninit::uninit(); TRANSFORMED]);
+                output.copy_from_slice(self.transform_into(accumulator, side_to_move, &mut slots));
+            }
+
+            /// [`Self::transform`] into `slots`, which need not be
+            /// initialised (every byte is written), returned as bytes.
+            pub fn transform_into<'o>(
+                &self,
+                accumulator: &Accumulator,
+                side_to_move: #rt::Color,
+                slots: &'o mut [::core::mem::MaybeUninit<u8>; TRANSFORMED],
+            ) -> &'o [u8; TRANSFORMED] {
                 let order = [side_to_move.index(), side_to_move.flip().index()];
-                #transform
+                let bytes = #transform;
+                #rt::sub::<_, TRANSFORMED>(bytes, 0)
             }
 
             /// The output of layer stack `bucket` for the transformer output
@@ -269,10 +282,10 @@ pub fn generate(arch: &Arch) -> TokenStream {
             /// Evaluates a position whose accumulator is computed.
             pub fn evaluate_accumulator(&self, accumulator: &Accumulator, side_to_move: #rt::Color, piece_count: usize) -> #rt::Evaluation {
                 let bucket = Self::bucket(piece_count);
-                let mut transformed = #rt::Aligned([0u8; TRANSFORMED]);
-                self.transform(accumulator, side_to_move, &mut transformed);
+                let mut slots = #rt::Aligned([::core::mem::MaybeUninit::uninit(); TRANSFORMED]);
+                let transformed = self.transform_into(accumulator, side_to_move, &mut slots);
                 let psqt = Self::psqt(accumulator, side_to_move, bucket);
-                let positional = self.propagate(bucket, &transformed);
+                let positional = self.propagate(bucket, transformed);
                 #rt::Evaluation { bucket, psqt, positional, value: Self::value(psqt, positional) }
             }
 
@@ -288,11 +301,11 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 let mut accumulator = Accumulator::default();
                 self.refresh(pos, &mut accumulator);
                 let side_to_move = pos.side_to_move();
-                let mut transformed = #rt::Aligned([0u8; TRANSFORMED]);
-                self.transform(&accumulator, side_to_move, &mut transformed);
+                let mut slots = #rt::Aligned([::core::mem::MaybeUninit::uninit(); TRANSFORMED]);
+                let transformed = self.transform_into(&accumulator, side_to_move, &mut slots);
                 let bucket = Self::bucket(pos.piece_count());
                 let psqt: ::std::vec::Vec<i32> = (0..LAYER_STACKS).map(|b| Self::psqt(&accumulator, side_to_move, b)).collect();
-                let positional: ::std::vec::Vec<i32> = (0..LAYER_STACKS).map(|b| self.propagate(b, &transformed)).collect();
+                let positional: ::std::vec::Vec<i32> = (0..LAYER_STACKS).map(|b| self.propagate(b, transformed)).collect();
                 let value = Self::value(psqt[bucket], positional[bucket]);
                 #rt::BucketValues { bucket, psqt, positional, value }
             }
@@ -405,24 +418,17 @@ pub fn generate(arch: &Arch) -> TokenStream {
     }
 }
 
-/// The scalar body of `transform`.
+/// The scalar transformer output into `slots`, as bytes.
 fn scalar_transform(arch: &Arch) -> TokenStream {
     let rt = runtime();
-    let (half, call) = match arch.transformer.output {
+    match arch.transformer.output {
         TransformerOutput::ClippedReLU { max } => {
             let max = i32(max);
-            (quote!(L1), quote!(#rt::scalar::clipped_output(values, #max, out)))
+            quote!(#rt::scalar::transform_clip(&accumulator.values, order, #max, slots))
         }
         TransformerOutput::Pairwise { max, divisor } => {
             let (max, divisor) = (i32(max), i32(divisor));
-            (quote!(L1 / 2), quote!(#rt::scalar::pairwise_output(values, #max, #divisor, out)))
-        }
-    };
-    quote! {
-        let (first, second) = output.split_at_mut(#half);
-        for (out, perspective) in [(first, order[0]), (second, order[1])] {
-            let values = &accumulator.values[perspective];
-            #call;
+            quote!(#rt::scalar::transform_pairwise(&accumulator.values, order, #max, #divisor, slots))
         }
     }
 }

@@ -98,20 +98,20 @@ pub fn transform_call(arch: &Arch) -> TokenStream {
     match arch.transformer.output {
         TransformerOutput::ClippedReLU { max } => {
             let max = lit(i64::from(max));
-            quote!(cpu.transform_clip::<L1, #max>(&accumulator.values, order, output))
+            quote!(cpu.transform_clip::<L1, #max>(&accumulator.values, order, slots))
         }
         TransformerOutput::Pairwise { max, divisor } => {
             let shift = i64::from(divisor.trailing_zeros());
             let max16 = lit(i64::from(max));
             if shift <= 16 && i64::from(max) << (16 - shift) < 1 << 15 {
                 let shl = lit(16 - shift);
-                quote!(cpu.transform_pairwise_mulhi_signed::<L1, #max16, #shl>(&accumulator.values, order, output))
+                quote!(cpu.transform_pairwise_mulhi_signed::<L1, #max16, #shl>(&accumulator.values, order, slots))
             } else if shift <= 16 && i64::from(max) << (16 - shift) < 1 << 16 {
                 let shl = lit(16 - shift);
-                quote!(cpu.transform_pairwise_mulhi::<L1, #max16, #shl>(&accumulator.values, order, output))
+                quote!(cpu.transform_pairwise_mulhi::<L1, #max16, #shl>(&accumulator.values, order, slots))
             } else {
                 let shift = lit(shift);
-                quote!(cpu.transform_pairwise_mullo::<L1, #max16, #shift>(&accumulator.values, order, output))
+                quote!(cpu.transform_pairwise_mullo::<L1, #max16, #shift>(&accumulator.values, order, slots))
             }
         }
     }

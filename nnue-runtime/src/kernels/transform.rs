@@ -2,27 +2,34 @@
 //! packed to bytes. The accumulator lanes are stored in the ISA's packing
 //! order ([`super::layout::packus_order`]), so the packed bytes come out in
 //! logical order with no shuffle.
+//!
+//! The output buffer need not be initialised: every kernel writes all of it
+//! and returns it as bytes (an engine evaluates millions of times a second,
+//! and zeroing a 3 KiB buffer first costs as much as a tenth of an
+//! evaluation).
 
 use crate::simd::Lanes;
+use core::mem::MaybeUninit;
 
-/// `out[p * L1 + j] = clamp(acc[order[p]][j], 0, MAX)`.
+/// `out[p * L1 + j] = clamp(acc[order[p]][j], 0, MAX)`; `out` holds
+/// `2 * L1` bytes, all written and returned.
 ///
 /// # Safety
 /// The CPU supports `L`'s instructions.
 #[inline(always)]
-pub unsafe fn transform_clip<L: Lanes, const L1: usize, const MAX: i16>(
+pub unsafe fn transform_clip<'o, L: Lanes, const L1: usize, const MAX: i16>(
     acc: &[[i16; L1]; 2],
     order: [usize; 2],
-    out: &mut [u8],
-) {
+    out: &'o mut [MaybeUninit<u8>],
+) -> &'o mut [u8] {
     const { assert!(L1.is_multiple_of(2 * L::LANES)) };
-    assert!(out.len() >= 2 * L1);
+    assert_eq!(out.len(), 2 * L1);
     for (p, &perspective) in order.iter().enumerate() {
         let src = acc[perspective].as_ptr();
         // SAFETY: reads stay below L1 and writes below 2 * L1 (checked); the
         // caller guarantees the instructions.
         unsafe {
-            let dst = out.as_mut_ptr().add(p * L1);
+            let dst = out.as_mut_ptr().cast::<u8>().add(p * L1);
             for j in (0..L1).step_by(2 * L::LANES) {
                 let a = L::clamp(L::load(src.add(j)), MAX);
                 let b = L::clamp(L::load(src.add(j + L::LANES)), MAX);
@@ -30,29 +37,34 @@ pub unsafe fn transform_clip<L: Lanes, const L1: usize, const MAX: i16>(
             }
         }
     }
+    // SAFETY: the loops above wrote bytes `p * L1 + j .. + 2 * LANES` for
+    // both `p` and every `j` step: all `2 * L1` of them.
+    unsafe { crate::assume_init_bytes(out) }
 }
 
 macro_rules! pairwise {
     ($(#[$doc:meta])* $name:ident, $shift:ident, $product:ident, $clamp_b:ident, $requires:expr) => {
         $(#[$doc])*
         ///
+        /// `out` holds `L1` bytes, all written and returned.
+        ///
         /// # Safety
         /// The CPU supports `L`'s instructions.
         #[inline(always)]
-        pub unsafe fn $name<L: Lanes, const L1: usize, const MAX: i16, const $shift: i32>(
+        pub unsafe fn $name<'o, L: Lanes, const L1: usize, const MAX: i16, const $shift: i32>(
             acc: &[[i16; L1]; 2],
             order: [usize; 2],
-            out: &mut [u8],
-        ) {
+            out: &'o mut [MaybeUninit<u8>],
+        ) -> &'o mut [u8] {
             const { assert!((L1 / 2) % (2 * L::LANES) == 0 && $requires(MAX as i64, $shift as i64)) };
             let half = L1 / 2;
-            assert!(out.len() >= L1);
+            assert_eq!(out.len(), L1);
             for (p, &perspective) in order.iter().enumerate() {
                 let src = acc[perspective].as_ptr();
                 // SAFETY: reads stay below L1 and writes below L1 (checked);
                 // the caller guarantees the instructions.
                 unsafe {
-                    let dst = out.as_mut_ptr().add(p * half);
+                    let dst = out.as_mut_ptr().cast::<u8>().add(p * half);
                     for j in (0..half).step_by(2 * L::LANES) {
                         let a0 = L::clamp(L::load(src.add(j)), MAX);
                         let a1 = L::clamp(L::load(src.add(j + L::LANES)), MAX);
@@ -62,6 +74,9 @@ macro_rules! pairwise {
                     }
                 }
             }
+            // SAFETY: the loops above wrote bytes `p * L1/2 + j .. + 2 * LANES`
+            // for both `p` and every `j` step: all `L1` of them.
+            unsafe { crate::assume_init_bytes(out) }
         }
     };
 }

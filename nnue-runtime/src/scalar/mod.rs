@@ -7,4 +7,4 @@ mod transformer;
 
 pub use activation::{clipped_relu, sqr_clipped_relu};
 pub use affine::Affine;
-pub use transformer::{clipped_output, pairwise_output, Transformer};
+pub use transformer::{transform_clip, transform_pairwise, Transformer};

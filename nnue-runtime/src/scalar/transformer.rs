@@ -4,6 +4,7 @@
 use crate::aligned::{Aligned, AlignedSlice};
 use crate::error::LoadError;
 use crate::reader::{Encoding, NetReader};
+use core::mem::MaybeUninit;
 
 /// A transformer of `L1` i16 lanes over `features` input features, with `B`
 /// PSQT buckets (i32).
@@ -87,21 +88,42 @@ impl<const L1: usize, const B: usize> Transformer<L1, B> {
     }
 }
 
-/// `out[i] = clamp(values[i], 0, max)`.
-#[inline]
-pub fn clipped_output(values: &[i16], max: i16, out: &mut [u8]) {
-    for (o, &v) in out.iter_mut().zip(values) {
-        *o = v.clamp(0, max) as u8;
+/// The clipped transformer output: `out[p * L1 + i] = clamp(acc[order[p]][i],
+/// 0, max)`. `out` holds `2 * L1` bytes, all written and returned.
+pub fn transform_clip<'o, const L1: usize>(
+    acc: &[[i16; L1]; 2],
+    order: [usize; 2],
+    max: i16,
+    out: &'o mut [MaybeUninit<u8>],
+) -> &'o mut [u8] {
+    assert_eq!(out.len(), 2 * L1);
+    for (half, &perspective) in out.chunks_exact_mut(L1).zip(&order) {
+        for (o, &v) in half.iter_mut().zip(&acc[perspective]) {
+            o.write(v.clamp(0, max) as u8);
+        }
     }
+    // SAFETY: both `L1`-byte halves were written element by element.
+    unsafe { crate::assume_init_bytes(out) }
 }
 
-/// `out[i] = clamp(a[i], 0, max) * clamp(b[i], 0, max) / divisor` where `a` and
-/// `b` are the two halves of `values`.
-#[inline]
-pub fn pairwise_output(values: &[i16], max: i16, divisor: i32, out: &mut [u8]) {
-    let (a, b) = values.split_at(values.len() / 2);
-    for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
-        let product = i32::from(x.clamp(0, max)) * i32::from(y.clamp(0, max));
-        *o = (product / divisor) as u8;
+/// The pairwise transformer output: `out[p * L1/2 + i] = clamp(a[i], 0, max) *
+/// clamp(b[i], 0, max) / divisor`, `a` and `b` the two halves of
+/// `acc[order[p]]`. `out` holds `L1` bytes, all written and returned.
+pub fn transform_pairwise<'o, const L1: usize>(
+    acc: &[[i16; L1]; 2],
+    order: [usize; 2],
+    max: i16,
+    divisor: i32,
+    out: &'o mut [MaybeUninit<u8>],
+) -> &'o mut [u8] {
+    assert!(L1.is_multiple_of(2) && out.len() == L1);
+    for (half, &perspective) in out.chunks_exact_mut(L1 / 2).zip(&order) {
+        let (a, b) = acc[perspective].split_at(L1 / 2);
+        for ((o, &x), &y) in half.iter_mut().zip(a).zip(b) {
+            let product = i32::from(x.clamp(0, max)) * i32::from(y.clamp(0, max));
+            o.write((product / divisor) as u8);
+        }
     }
+    // SAFETY: both `L1 / 2`-byte halves were written element by element.
+    unsafe { crate::assume_init_bytes(out) }
 }

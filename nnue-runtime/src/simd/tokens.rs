@@ -73,16 +73,20 @@ macro_rules! backend_token {
             }
 
             /// [`crate::kernels::transform_clip`] with this ISA's registers.
-            pub fn transform_clip<const L1: usize, const MAX: i16>(
+            pub fn transform_clip<'o, const L1: usize, const MAX: i16>(
                 self,
                 acc: &[[i16; L1]; 2],
                 order: [usize; 2],
-                out: &mut [u8],
-            ) {
+                out: &'o mut [::core::mem::MaybeUninit<u8>],
+            ) -> &'o mut [u8] {
                 /// # Safety
                 /// The CPU supports the token's instruction set.
                 #[target_feature(enable = $features)]
-                unsafe fn run<const L1: usize, const MAX: i16>(acc: &[[i16; L1]; 2], order: [usize; 2], out: &mut [u8]) {
+                unsafe fn run<'o, const L1: usize, const MAX: i16>(
+                    acc: &[[i16; L1]; 2],
+                    order: [usize; 2],
+                    out: &'o mut [::core::mem::MaybeUninit<u8>],
+                ) -> &'o mut [u8] {
                     // SAFETY: this function's target features are enabled.
                     unsafe { $crate::kernels::transform_clip::<$lanes, L1, MAX>(acc, order, out) }
                 }
@@ -102,20 +106,20 @@ macro_rules! backend_token {
     (@pairwise $features:literal, $lanes:ty, $kernel:ident, $shift:ident) => {
         /// The pairwise transformer kernel of the same name, with this ISA's
         /// registers.
-        pub fn $kernel<const L1: usize, const MAX: i16, const $shift: i32>(
+        pub fn $kernel<'o, const L1: usize, const MAX: i16, const $shift: i32>(
             self,
             acc: &[[i16; L1]; 2],
             order: [usize; 2],
-            out: &mut [u8],
-        ) {
+            out: &'o mut [::core::mem::MaybeUninit<u8>],
+        ) -> &'o mut [u8] {
             /// # Safety
             /// The CPU supports the token's instruction set.
             #[target_feature(enable = $features)]
-            unsafe fn run<const L1: usize, const MAX: i16, const $shift: i32>(
+            unsafe fn run<'o, const L1: usize, const MAX: i16, const $shift: i32>(
                 acc: &[[i16; L1]; 2],
                 order: [usize; 2],
-                out: &mut [u8],
-            ) {
+                out: &'o mut [::core::mem::MaybeUninit<u8>],
+            ) -> &'o mut [u8] {
                 // SAFETY: this function's target features are enabled.
                 unsafe { $crate::kernels::$kernel::<$lanes, L1, MAX, $shift>(acc, order, out) }
             }
