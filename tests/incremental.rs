@@ -139,6 +139,10 @@ where
         let mut full = Box::new(N::Accumulator::default());
         net.refresh(&pos, &mut full);
         assert!(cached == full, "{what}: position {i} differs");
+        // Again: the cache now holds this very position (its copy path).
+        let mut again = Box::new(N::Accumulator::default());
+        cache.refresh_both(net, &pos, &mut again);
+        assert!(again == full, "{what}: position {i} differs when the cache holds it");
     }
 }
 

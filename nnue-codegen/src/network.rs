@@ -367,6 +367,12 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 to.psqt = from.psqt[p];
             }
 
+            fn load_half(from: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>, to: &mut Accumulator, perspective: #rt::Color) {
+                let p = perspective.index();
+                to.values[p] = from.values;
+                to.psqt[p] = from.psqt;
+            }
+
             fn transform(&self, accumulator: &Accumulator, stm: #rt::Color, output: &mut #rt::Aligned<[u8; TRANSFORMED]>) {
                 Network::transform(self, accumulator, stm, output)
             }

@@ -78,6 +78,8 @@ pub trait Network: Send + Sync + Sized + 'static {
     fn update_from_half(&self, from: &Self::Half, to: &mut Self::Accumulator, perspective: Color, removed: &[u32], added: &[u32]);
     /// Copies `from[perspective]` to `to`.
     fn store_half(from: &Self::Accumulator, perspective: Color, to: &mut Self::Half);
+    /// Copies `from` to `to[perspective]`.
+    fn load_half(from: &Self::Half, to: &mut Self::Accumulator, perspective: Color);
     /// The transformer's output for side to move `stm`.
     fn transform(&self, accumulator: &Self::Accumulator, stm: Color, output: &mut Self::Transformed);
     /// Layer stack `bucket`'s output for a transformer output.

@@ -55,6 +55,12 @@ impl<N: Network> RefreshCache<N> {
 
     fn refresh_board(&mut self, net: &N, board: &Bitboards, king: Square, perspective: Color, accumulator: &mut N::Accumulator) {
         let entry = &mut self.entries[king.index()][perspective.index()];
+        if entry.board == *board {
+            // The entry holds this very position (as after a null move, or
+            // when a search returns to a king square with the same pieces).
+            N::load_half(&entry.half, accumulator, perspective);
+            return;
+        }
         let (mut removed, mut added) = (FeatureList::default(), FeatureList::default());
         for (color, (old_side, new_side)) in [Color::White, Color::Black].into_iter().zip(entry.board.iter().zip(board)) {
             for (kind, (&old, &new)) in PieceKind::ALL.into_iter().zip(old_side.iter().zip(new_side)) {
@@ -71,9 +77,7 @@ impl<N: Network> RefreshCache<N> {
             }
         }
         net.update_from_half(&entry.half, accumulator, perspective, removed.as_slice(), added.as_slice());
-        if !(removed.as_slice().is_empty() && added.as_slice().is_empty()) {
-            N::store_half(accumulator, perspective, &mut entry.half);
-            entry.board = *board;
-        }
+        N::store_half(accumulator, perspective, &mut entry.half);
+        entry.board = *board;
     }
 }
