@@ -224,7 +224,7 @@ fn info_describes_an_architecture() {
         "fc_0         3072 -> 16 i32           49216  <- transformer",
         "fc_1_in      30 -> 30 u8                  0  <- ac_sqr_0[0..15] ++ ac_0[0..15]",
         "parameters         139542304 bytes",
-        "avx2          Accumulator tile: 12 registers of 16 lanes (192 lanes), 16 tiles per perspective.",
+        "avx2          Accumulator tile: 16 registers of 16 lanes (256 lanes), 12 tiles per perspective.",
         "neon-dotprod  Accumulator tile: 16 registers of 8 lanes (128 lanes), 24 tiles per perspective.",
         "fc_0: sparse-input column kernel, 1 x 512-bit output registers",
         "[output] fc_2[0] + fc_0[15] * 9600 / 8128",
