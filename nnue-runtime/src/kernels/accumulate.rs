@@ -7,7 +7,10 @@ use crate::simd::Lanes;
 ///
 /// The lanes are processed in tiles of `TILE` registers that stay in
 /// registers while every feature's row is added: each weight is loaded once
-/// and each output lane stored once.
+/// and each output lane stored once. A single move's update (one or two
+/// rows out, one in: quiet moves, captures, promotions) is instead one pass
+/// over the lanes, as Stockfish does it (`stream`; SFNNv8 and SFNNv9 big
+/// nets, AVX2: move + eval -3 to -4 %).
 ///
 /// # Safety
 /// The CPU supports `L`'s instructions.
@@ -30,6 +33,12 @@ pub unsafe fn accumulate<L: Lanes, const L1: usize, const TILE: usize, const B: 
         "feature index out of range"
     );
     let w = weights.as_ptr();
+    if added.len() == 1 && (1..=2).contains(&removed.len()) {
+        // SAFETY: the rows exist (checked above); the caller guarantees the instructions.
+        unsafe { stream::<L, L1>(w, base, removed, added[0], out) };
+        accumulate_psqt::<L, B>(psqt_weights, psqt_base, removed, added, psqt_out);
+        return;
+    }
     for tile in 0..L1 / (TILE * L::LANES) {
         let offset = tile * TILE * L::LANES;
         // Offsets stay below L1 within rows that exist (checked above).
@@ -58,6 +67,33 @@ pub unsafe fn accumulate<L: Lanes, const L1: usize, const TILE: usize, const B: 
         }
     }
     accumulate_psqt::<L, B>(psqt_weights, psqt_base, removed, added, psqt_out);
+}
+
+/// One move's update (one or two rows removed, one added) in a single pass
+/// over the lanes: `out = base - r0 (- r1) + a`, every register independent.
+///
+/// # Safety
+/// The rows exist; the CPU supports `L`'s instructions.
+#[inline(always)]
+unsafe fn stream<L: Lanes, const L1: usize>(w: *const i16, base: &[i16; L1], removed: &[u32], added: u32, out: &mut [i16; L1]) {
+    // SAFETY: rows `removed` and `added` exist (the caller's check) and
+    // every offset is below L1.
+    unsafe {
+        let row = |f: u32| w.add(f as usize * L1);
+        let (r0, a) = (row(removed[0]), row(added));
+        let (b, o) = (base.as_ptr(), out.as_mut_ptr());
+        if let [_, second] = removed {
+            let r1 = row(*second);
+            for i in (0..L1).step_by(L::LANES) {
+                let v = L::sub(L::add(L::load(b.add(i)), L::load(a.add(i))), L::add(L::load(r0.add(i)), L::load(r1.add(i))));
+                L::store(o.add(i), v);
+            }
+        } else {
+            for i in (0..L1).step_by(L::LANES) {
+                L::store(o.add(i), L::add(L::sub(L::load(b.add(i)), L::load(r0.add(i))), L::load(a.add(i))));
+            }
+        }
+    }
 }
 
 /// The PSQT part: one 8-lane register per 8 buckets, else scalar.
