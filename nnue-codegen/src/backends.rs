@@ -117,7 +117,7 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
                 input: &[u8; TRANSFORMED],
                 trace: &mut impl ::core::ops::FnMut(&'static str, #rt::LayerOutput<'_>),
             ) -> i32 {
-                cpu.within(|| {
+                cpu.within(|cpu| {
                     #body
                 })
             }

@@ -39,15 +39,10 @@ pub unsafe fn affine_columns<
             if set == 0 { D::load(biases.as_ptr().add(r * D::LANES)) } else { D::zero() }
         })
     });
-    let column = |regs: &mut [D::S; REGS], i: usize| {
-        // SAFETY: `4 * i + 4 <= PADDED`.
-        let chunk = unsafe { x.add(4 * i).cast::<u32>().read_unaligned() };
-        for (r, reg) in regs.iter_mut().enumerate() {
-            // SAFETY: column `i`, registers `r`: below CHUNKS * OUT * 4; the
-            // caller guarantees the instructions.
-            *reg = unsafe { D::dot4(*reg, chunk, w.add((i * OUT + r * D::LANES) * 4)) };
-        }
-    };
+    // SAFETY (every call): `i < CHUNKS`, so `4 * i + 4 <= PADDED` and
+    // column `i` lies within the weights; the caller guarantees the
+    // instructions.
+    let column = |regs: &mut [D::S; REGS], i: usize| unsafe { column::<D, OUT, REGS>(regs, x, w, i) };
     // Left uninitialised: zeroing it would cost as much as a sparse
     // layer's whole search.
     let mut nonzero = [const { MaybeUninit::<u16>::uninit() }; CHUNKS];
@@ -98,6 +93,27 @@ pub unsafe fn affine_columns<
     for (r, reg) in regs.into_iter().enumerate() {
         // SAFETY: `(r + 1) * LANES <= OUT`; the caller guarantees the instructions.
         unsafe { D::store(out.as_mut_ptr().add(r * D::LANES), reg) };
+    }
+}
+
+/// Adds the products of input chunk `i` (four bytes at `x + 4i`) with
+/// weight column `i` to the `REGS` output registers. A function marked
+/// `inline(always)` rather than a closure: inlined by the first inlining
+/// pass, its intrinsics are then inlined with the rest of a forward pass
+/// into the `#[target_feature]` function it runs in (a closure was left
+/// out of line there, its intrinsics calls).
+///
+/// # Safety
+/// `x` is readable for `4i + 4` bytes and `w` for `(i + 1) * OUT * 4`; the
+/// CPU supports `D`'s instructions.
+#[inline(always)]
+unsafe fn column<D: Dot, const OUT: usize, const REGS: usize>(regs: &mut [D::S; REGS], x: *const u8, w: *const i8, i: usize) {
+    // SAFETY: the caller guarantees the reads and the instructions.
+    unsafe {
+        let chunk = x.add(4 * i).cast::<u32>().read_unaligned();
+        for (r, reg) in regs.iter_mut().enumerate() {
+            *reg = D::dot4(*reg, chunk, w.add((i * OUT + r * D::LANES) * 4));
+        }
     }
 }
 

@@ -12,6 +12,13 @@
 #[macro_use]
 mod tokens;
 
+/// A backend token inside its `within`: the kernels a forward pass runs
+/// (the affine layers) are methods of this type, `#[inline(always)]`, so
+/// they become part of the one `#[target_feature]` function `within` runs
+/// instead of calls to functions of their own. Only `within` makes one.
+#[derive(Debug, Clone, Copy)]
+pub struct Inside<T>(T);
+
 #[cfg(target_arch = "aarch64")]
 pub mod aarch64;
 #[cfg(target_arch = "x86_64")]

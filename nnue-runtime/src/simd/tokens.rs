@@ -18,20 +18,21 @@ macro_rules! backend_token {
             }
 
             /// Runs `f` inside a function compiled for this instruction set,
-            /// so that the kernels `f` calls through this token inline into
-            /// one another instead of being called one by one (a layer
-            /// stack's forward pass becomes one function).
+            /// handing it the token as [`Inside`](crate::simd::Inside), whose
+            /// kernel methods are inlined into that function (a layer
+            /// stack's forward pass becomes one function, every kernel
+            /// compiled for this ISA).
             #[inline(always)]
-            pub fn within<R>(self, f: impl FnOnce() -> R) -> R {
+            pub fn within<R>(self, f: impl FnOnce($crate::simd::Inside<Self>) -> R) -> R {
                 /// # Safety
                 /// The CPU supports the token's instruction set.
                 #[target_feature(enable = $features)]
                 #[inline]
-                unsafe fn run<R>(f: impl FnOnce() -> R) -> R {
-                    f()
+                unsafe fn run<R>(f: impl FnOnce($crate::simd::Inside<$token>) -> R, inside: $crate::simd::Inside<$token>) -> R {
+                    f(inside)
                 }
                 // SAFETY: the token exists only if the CPU supports the ISA.
-                unsafe { run(f) }
+                unsafe { run(f, $crate::simd::Inside(self)) }
             }
 
             /// [`crate::kernels::accumulate`] with this ISA's registers.
@@ -98,8 +99,11 @@ macro_rules! backend_token {
             backend_token!(@pairwise $features, $lanes, transform_pairwise_mulhi_signed, SHL);
             backend_token!(@pairwise $features, $lanes, transform_pairwise_mullo, SHR);
 
-            backend_token!(@affine $features, affine_columns, affine_rows, $dot);
-            backend_token!(@affine $features, affine_columns_256, affine_rows_256, $dot256);
+        }
+
+        impl $crate::simd::Inside<$token> {
+            backend_token!(@affine affine_columns, affine_rows, $dot);
+            backend_token!(@affine affine_columns_256, affine_rows_256, $dot256);
         }
     };
 
@@ -128,8 +132,10 @@ macro_rules! backend_token {
         }
     };
 
-    (@affine $features:literal, $columns:ident, $rows:ident, $dot:ty) => {
-        /// [`crate::kernels::affine_columns`] with this ISA's dot products of this width.
+    (@affine $columns:ident, $rows:ident, $dot:ty) => {
+        /// [`crate::kernels::affine_columns`] with this ISA's dot products of
+        /// this width, inlined into the function `within` runs.
+        #[inline(always)]
         pub fn $columns<const PADDED: usize, const CHUNKS: usize, const OUT: usize, const REGS: usize, const SPARSE: bool>(
             self,
             biases: &[i32; OUT],
@@ -137,24 +143,17 @@ macro_rules! backend_token {
             input: &[u8; PADDED],
             out: &mut [i32; OUT],
         ) {
-            /// # Safety
-            /// The CPU supports the token's instruction set.
-            #[target_feature(enable = $features)]
-            #[inline]
-            unsafe fn run<const PADDED: usize, const CHUNKS: usize, const OUT: usize, const REGS: usize, const SPARSE: bool>(
-                biases: &[i32; OUT],
-                weights: &[i8],
-                input: &[u8; PADDED],
-                out: &mut [i32; OUT],
-            ) {
-                // SAFETY: this function's target features are enabled.
-                unsafe { $crate::kernels::affine_columns::<$dot, PADDED, CHUNKS, OUT, REGS, SPARSE>(biases, weights, input, out) }
-            }
-            // SAFETY: the token exists only if the CPU supports the ISA.
-            unsafe { run::<PADDED, CHUNKS, OUT, REGS, SPARSE>(biases, weights, input, out) }
+            // SAFETY: an `Inside` exists only within `within` of a token,
+            // which exists only if the CPU supports the ISA. (Inlined there,
+            // the kernel compiles to the ISA's instructions; called anywhere
+            // else, its intrinsics would be calls, slower but still correct
+            // on this CPU.)
+            unsafe { $crate::kernels::affine_columns::<$dot, PADDED, CHUNKS, OUT, REGS, SPARSE>(biases, weights, input, out) }
         }
 
-        /// [`crate::kernels::affine_rows`] with this ISA's dot products of this width.
+        /// [`crate::kernels::affine_rows`] with this ISA's dot products of
+        /// this width, inlined into the function `within` runs.
+        #[inline(always)]
         pub fn $rows<const PADDED: usize, const OUT: usize>(
             self,
             biases: &[i32; OUT],
@@ -162,21 +161,8 @@ macro_rules! backend_token {
             input: &[u8; PADDED],
             out: &mut [i32; OUT],
         ) {
-            /// # Safety
-            /// The CPU supports the token's instruction set.
-            #[target_feature(enable = $features)]
-            #[inline]
-            unsafe fn run<const PADDED: usize, const OUT: usize>(
-                biases: &[i32; OUT],
-                weights: &[i8],
-                input: &[u8; PADDED],
-                out: &mut [i32; OUT],
-            ) {
-                // SAFETY: this function's target features are enabled.
-                unsafe { $crate::kernels::affine_rows::<$dot, PADDED, OUT>(biases, weights, input, out) }
-            }
-            // SAFETY: the token exists only if the CPU supports the ISA.
-            unsafe { run::<PADDED, OUT>(biases, weights, input, out) }
+            // SAFETY: as for the column kernel above.
+            unsafe { $crate::kernels::affine_rows::<$dot, PADDED, OUT>(biases, weights, input, out) }
         }
     };
 }
