@@ -1,8 +1,11 @@
 //! The backend token types, one macro for every ISA: a token exists only
 //! after run-time detection found its instruction set, and its safe methods
 //! run the [`crate::kernels`] instantiated for the ISA's vector types inside
-//! `#[target_feature]` functions. Generated code calls these methods and
-//! holds no `unsafe` itself.
+//! `#[target_feature]` functions. The affine kernels of a forward pass are
+//! methods of [`Inside`](crate::simd::Inside)`<Token>` instead, which only
+//! the token's `within` hands out: they are inlined into the one
+//! `#[target_feature]` function `within` runs. Generated code calls these
+//! methods and holds no `unsafe` itself.
 
 /// `backend_token!(doc, Token, Isa::X, "features", Lanes, Dot, Dot256)`.
 macro_rules! backend_token {
