@@ -162,6 +162,7 @@ fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>) -> TokenStrea
     let label = &layer.name;
     let n = int(layer.output_dimensions);
     let input = || slice_ref(&layer.inputs[0], arch, target);
+    let joined = joined_in_registers(arch, layer, target);
     let compute = match layer.kind {
         LayerKind::Affine { padded_inputs, .. } => affine_step(arch, layer, padded_inputs, target),
         LayerKind::ClippedReLU { shift, max } => {
@@ -202,36 +203,37 @@ fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>) -> TokenStrea
                 #call;
             }
         }
-        LayerKind::Concat if joined_in_registers(arch, layer, target).is_some() => {
-            let (la, lb) = joined_in_registers(arch, layer, target).unwrap();
-            // Both sources whole: `join_16` takes the first `la` and `lb` values.
-            let whole = |slice: &Slice| match slice.source {
-                Source::Layer(i) => ident(&arch.layers[i].name),
-                Source::Transformer => unreachable!("joined_in_registers takes layer outputs only"),
-            };
-            let (a, b) = (whole(&layer.inputs[0]), whole(&layer.inputs[1]));
-            let (la, shr, lb) = (lit(la as i64), lit(16 - la as i64), int(lb));
-            let simd = ident(target.unwrap().simd);
-            quote! {
-                let #name = #rt::simd::#simd::join_16::<#la, #shr, #lb>(&#a, &#b);
+        LayerKind::Concat => match joined {
+            Some((la, lb)) => {
+                // Both sources whole: `join_16` takes the first `la` and `lb` values.
+                let whole = |slice: &Slice| match slice.source {
+                    Source::Layer(i) => ident(&arch.layers[i].name),
+                    Source::Transformer => unreachable!("joined_in_registers takes layer outputs only"),
+                };
+                let (a, b) = (whole(&layer.inputs[0]), whole(&layer.inputs[1]));
+                let (la, shr, lb) = (lit(la as i64), lit(16 - la as i64), int(lb));
+                let simd = ident(target.expect("joined_in_registers needs a target").simd);
+                quote! {
+                    let #name = #rt::simd::#simd::join_16::<#la, #shr, #lb>(&#a, &#b);
+                }
             }
-        }
-        LayerKind::Concat => {
-            let mut at = 0;
-            let copies = layer.inputs.iter().map(|slice| {
-                let (from, to) = (int(at), int(at + slice.len));
-                at += slice.len;
-                let source = slice_ref(slice, arch, target);
-                quote! { #name[#from..#to].copy_from_slice(#source); }
-            });
-            quote! {
-                let mut #name = [0u8; #n];
-                #(#copies)*
+            None => {
+                let mut at = 0;
+                let copies = layer.inputs.iter().map(|slice| {
+                    let (from, to) = (int(at), int(at + slice.len));
+                    at += slice.len;
+                    let source = slice_ref(slice, arch, target);
+                    quote! { #name[#from..#to].copy_from_slice(#source); }
+                });
+                quote! {
+                    let mut #name = [0u8; #n];
+                    #(#copies)*
+                }
             }
-        }
+        },
     };
     // A padded local is traced without its padding.
-    let traced = if joined_in_registers(arch, layer, target).is_some() { quote!(&#name[..#n]) } else { quote!(&#name) };
+    let traced = if joined.is_some() { quote!(&#name[..#n]) } else { quote!(&#name) };
     let output = match layer.output_type {
         ValueType::I32 => quote!(#rt::LayerOutput::I32(#traced)),
         ValueType::U8 => quote!(#rt::LayerOutput::U8(#traced)),
