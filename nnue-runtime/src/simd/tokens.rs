@@ -101,7 +101,6 @@ macro_rules! backend_token {
             backend_token!(@pairwise $features, $lanes, transform_pairwise_mulhi, SHL);
             backend_token!(@pairwise $features, $lanes, transform_pairwise_mulhi_signed, SHL);
             backend_token!(@pairwise $features, $lanes, transform_pairwise_mullo, SHR);
-
         }
 
         impl $crate::simd::Inside<$token> {
