@@ -12,6 +12,27 @@
 #[macro_use]
 mod tokens;
 
+/// Tests an ISA's `join_16` (named by its path) against byte copies with
+/// [`check_join`], over Stockfish's 15 + 15 and the edge cases (a macro: each
+/// case needs const arguments).
+#[cfg(test)]
+macro_rules! check_join_16 {
+    ($($join:ident)::+) => {
+        $crate::simd::check_join(
+            |a, b, la, lb| match (la, lb) {
+                (15, 15) => $($join)::+::<15, 1, 15>(a, b),
+                (16, 16) => $($join)::+::<16, 0, 16>(a, b),
+                (16, 3) => $($join)::+::<16, 0, 3>(a, b),
+                (1, 16) => $($join)::+::<1, 15, 16>(a, b),
+                (8, 0) => $($join)::+::<8, 8, 0>(a, b),
+                (12, 9) => $($join)::+::<12, 4, 9>(a, b),
+                _ => unreachable!("not a listed case"),
+            },
+            &[(15, 15), (16, 16), (16, 3), (1, 16), (8, 0), (12, 9)],
+        )
+    };
+}
+
 /// A backend token inside its `within`: the kernels a forward pass runs
 /// (the affine layers) are methods of this type, `#[inline(always)]`, so
 /// they become part of the one `#[target_feature]` function `within` runs
@@ -180,7 +201,7 @@ pub(crate) const fn byte_mask(from: usize, below: usize) -> [u8; 16] {
 
 /// Checks an ISA's `join_16` against byte copies, for inputs whose bytes
 /// past the joined lengths are not zero: `join(a, b, la, lb)` calls it with
-/// those lengths (each test instantiates the cases listed here).
+/// those lengths (see `check_join_16!`).
 #[cfg(test)]
 pub(crate) fn check_join(join: impl Fn(&[u8; 16], &[u8; 16], usize, usize) -> [u8; 32], cases: &[(usize, usize)]) {
     let a: [u8; 16] = core::array::from_fn(|i| 100 + i as u8);
@@ -192,8 +213,3 @@ pub(crate) fn check_join(join: impl Fn(&[u8; 16], &[u8; 16], usize, usize) -> [u
         assert_eq!(join(&a, &b, la, lb), expected, "la={la} lb={lb}");
     }
 }
-
-/// The `(la, lb)` cases [`check_join`] runs: Stockfish's 15 + 15 and the
-/// edges.
-#[cfg(test)]
-pub(crate) const JOIN_CASES: [(usize, usize); 6] = [(15, 15), (16, 16), (16, 3), (1, 16), (8, 0), (12, 9)];

@@ -44,17 +44,6 @@ pub fn join_16<const LA: i32, const SHR: i32, const LB: usize>(a: &[u8; 16], b: 
 mod tests {
     #[test]
     fn equals_byte_copies() {
-        crate::simd::check_join(
-            |a, b, la, lb| match (la, lb) {
-                (15, 15) => super::join_16::<15, 1, 15>(a, b),
-                (16, 16) => super::join_16::<16, 0, 16>(a, b),
-                (16, 3) => super::join_16::<16, 0, 3>(a, b),
-                (1, 16) => super::join_16::<1, 15, 16>(a, b),
-                (8, 0) => super::join_16::<8, 8, 0>(a, b),
-                (12, 9) => super::join_16::<12, 4, 9>(a, b),
-                _ => unreachable!("not in JOIN_CASES"),
-            },
-            &crate::simd::JOIN_CASES,
-        );
+        check_join_16!(super::join_16);
     }
 }
