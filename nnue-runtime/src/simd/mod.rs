@@ -185,15 +185,13 @@ pub(crate) fn check_activations(clipped: fn(&[i32; 32], i16, &mut [u8; 32]), sqr
 }
 
 /// A 16-byte mask for the joins of two activation vectors (`join_16` of
-/// each ISA): byte `i` is `0xFF` when `from + i < below`.
+/// each ISA): the first `len` bytes `0xFF`, the rest zero.
 #[allow(dead_code)] // only the ISA modules use it, and not every target has one
-pub(crate) const fn byte_mask(from: usize, below: usize) -> [u8; 16] {
+pub(crate) const fn prefix_mask(len: usize) -> [u8; 16] {
     let mut m = [0u8; 16];
     let mut i = 0;
-    while i < 16 {
-        if from + i < below {
-            m[i] = 0xFF;
-        }
+    while i < 16 && i < len {
+        m[i] = 0xFF;
         i += 1;
     }
     m

@@ -2,7 +2,7 @@
 //! AArch64 baseline); see the x86 module's `join` for why byte copies are
 //! avoided.
 
-use crate::simd::byte_mask;
+use crate::simd::prefix_mask;
 use core::arch::aarch64::*;
 
 /// `a[..LA] ++ b[..LB]`, zero-padded to 32 bytes. `SHR` must be `16 - LA`
@@ -14,9 +14,8 @@ pub fn join_16<const LA: i32, const SHR: i32, const LB: usize>(a: &[u8; 16], b: 
         assert!(1 <= LA && LA <= 16 && SHR == 16 - LA);
         assert!(LB <= 16 && LA as usize + LB <= 32);
     };
-    let keep_a = const { byte_mask(0, LA as usize) };
-    let keep_b = const { byte_mask(0, LB) };
-    let keep_high = const { byte_mask(16, LA as usize + LB) };
+    let keep_a = const { prefix_mask(LA as usize) };
+    let keep_b = const { prefix_mask(LB) };
     // SAFETY: NEON is part of AArch64; every load reads 16 bytes of a
     // 16-byte array and every store writes 16 bytes of the 32-byte result.
     unsafe {
@@ -26,7 +25,7 @@ pub fn join_16<const LA: i32, const SHR: i32, const LB: usize>(a: &[u8; 16], b: 
         // `ext(x, y, n)` is `x[n..] ++ y[..n]`: `b` moved up by LA bytes,
         // and the bytes of `b` that move past the low half.
         let low = vorrq_u8(a, vextq_u8::<SHR>(zero, b));
-        let high = vandq_u8(vextq_u8::<SHR>(b, zero), vld1q_u8(keep_high.as_ptr()));
+        let high = vextq_u8::<SHR>(b, zero);
         let mut out = [0u8; 32];
         vst1q_u8(out.as_mut_ptr(), low);
         vst1q_u8(out.as_mut_ptr().add(16), high);

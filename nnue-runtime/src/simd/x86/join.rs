@@ -8,7 +8,7 @@
 //! and masks and stored whole, so the next load is forwarded from two
 //! aligned 16-byte stores, or never leaves registers.
 
-use crate::simd::byte_mask;
+use crate::simd::prefix_mask;
 use core::arch::x86_64::*;
 
 /// `a[..LA] ++ b[..LB]`, zero-padded to 32 bytes. `SHR` must be `16 - LA`
@@ -20,11 +20,10 @@ pub fn join_16<const LA: i32, const SHR: i32, const LB: usize>(a: &[u8; 16], b: 
         assert!(1 <= LA && LA <= 16 && SHR == 16 - LA);
         assert!(LB <= 16 && LA as usize + LB <= 32);
     };
-    // The first `LA` bytes of `a`, the first `LB` of `b`, and the bytes of
-    // the high half below `LA + LB`.
-    let keep_a = const { byte_mask(0, LA as usize) };
-    let keep_b = const { byte_mask(0, LB) };
-    let keep_high = const { byte_mask(16, LA as usize + LB) };
+    // The first `LA` bytes of `a` and the first `LB` of `b` (so that what
+    // `b` moves into the high half is zero from `LA + LB` on).
+    let keep_a = const { prefix_mask(LA as usize) };
+    let keep_b = const { prefix_mask(LB) };
     // SAFETY: SSE2 is part of x86-64; every load reads 16 bytes of a
     // 16-byte array and every store writes 16 bytes of the 32-byte result.
     unsafe {
@@ -32,7 +31,7 @@ pub fn join_16<const LA: i32, const SHR: i32, const LB: usize>(a: &[u8; 16], b: 
         let a = _mm_and_si128(load(a), load(&keep_a));
         let b = _mm_and_si128(load(b), load(&keep_b));
         let low = _mm_or_si128(a, _mm_bslli_si128::<LA>(b));
-        let high = _mm_and_si128(_mm_bsrli_si128::<SHR>(b), load(&keep_high));
+        let high = _mm_bsrli_si128::<SHR>(b);
         let mut out = [0u8; 32];
         _mm_storeu_si128(out.as_mut_ptr().cast(), low);
         _mm_storeu_si128(out.as_mut_ptr().add(16).cast(), high);
