@@ -184,17 +184,21 @@ pub(crate) fn check_activations(clipped: fn(&[i32; 32], i16, &mut [u8; 32]), sqr
     }
 }
 
-/// A 16-byte mask for the joins of two activation vectors (`join_16` of
-/// each ISA): the first `len` bytes `0xFF`, the rest zero.
+/// The byte masks of `join_16` (each ISA's): the first `la` bytes of `a`
+/// and the first `lb` of `b`. Evaluated in a `const` block, its checks of
+/// the lengths (`1 <= la <= 16`, `lb <= 16`, `shr == 16 - la`) fail the
+/// build.
 #[allow(dead_code)] // only the ISA modules use it, and not every target has one
-pub(crate) const fn prefix_mask(len: usize) -> [u8; 16] {
-    let mut m = [0u8; 16];
+pub(crate) const fn join_masks(la: i32, shr: i32, lb: usize) -> [[u8; 16]; 2] {
+    assert!(1 <= la && la <= 16 && shr == 16 - la && lb <= 16);
+    let mut masks = [[0u8; 16]; 2];
     let mut i = 0;
-    while i < 16 && i < len {
-        m[i] = 0xFF;
+    while i < 16 {
+        masks[0][i] = if (i as i32) < la { 0xFF } else { 0 };
+        masks[1][i] = if i < lb { 0xFF } else { 0 };
         i += 1;
     }
-    m
+    masks
 }
 
 /// Checks an ISA's `join_16` against byte copies, for inputs whose bytes

@@ -8,22 +8,16 @@
 //! and masks and stored whole, so the next load is forwarded from two
 //! aligned 16-byte stores, or never leaves registers.
 
-use crate::simd::prefix_mask;
+use crate::simd::join_masks;
 use core::arch::x86_64::*;
 
 /// `a[..LA] ++ b[..LB]`, zero-padded to 32 bytes. `SHR` must be `16 - LA`
 /// (the generator writes both, as a shift count must be a constant);
-/// `1 <= LA <= 16` and `LA + LB <= 32`, checked at compile time.
+/// `1 <= LA <= 16` and `LB <= 16`, checked at compile time.
 #[inline(always)]
 pub fn join_16<const LA: i32, const SHR: i32, const LB: usize>(a: &[u8; 16], b: &[u8; 16]) -> [u8; 32] {
-    const {
-        assert!(1 <= LA && LA <= 16 && SHR == 16 - LA);
-        assert!(LB <= 16 && LA as usize + LB <= 32);
-    };
-    // The first `LA` bytes of `a` and the first `LB` of `b` (so that what
-    // `b` moves into the high half is zero from `LA + LB` on).
-    let keep_a = const { prefix_mask(LA as usize) };
-    let keep_b = const { prefix_mask(LB) };
+    // `b` cut to its length also leaves the high half zero from `LA + LB` on.
+    let [keep_a, keep_b] = const { join_masks(LA, SHR, LB) };
     // SAFETY: SSE2 is part of x86-64; every load reads 16 bytes of a
     // 16-byte array and every store writes 16 bytes of the 32-byte result.
     unsafe {
