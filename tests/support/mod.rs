@@ -23,10 +23,10 @@ pub fn nets_dir() -> PathBuf {
     std::env::var_os("NNUE_NETS_DIR").map(PathBuf::from).unwrap_or_else(|| repo().join(".cache/nets"))
 }
 
-/// The Stockfish reference outputs (`../shared/reference` beside the
-/// repository, or `$NNUE_REFERENCE_DIR`).
+/// The reference outputs (`tests/reference` in the repository, or
+/// `$NNUE_REFERENCE_DIR`).
 pub fn reference_dir() -> PathBuf {
-    std::env::var_os("NNUE_REFERENCE_DIR").map(PathBuf::from).unwrap_or_else(|| repo().join("../shared/reference"))
+    std::env::var_os("NNUE_REFERENCE_DIR").map(PathBuf::from).unwrap_or_else(|| repo().join("tests/reference"))
 }
 
 /// The path of net `name` (e.g. `nn-37f18f62d772.nnue`), fetched and verified
