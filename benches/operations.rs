@@ -1,5 +1,5 @@
 //! `cargo bench`: Stockfish's timed operations (see
-//! `../shared/reference/stockfish-timings.md`) for real nets, on every
+//! `tests/reference/stockfish-timings.md`) for real nets, on every
 //! backend this CPU runs. Each iteration is one operation on one position of
 //! `timing_moves.tsv` (for `walk`: one node of the walk), timed as
 //! `nnue bench` times it ([`nnue::runtime::bench`]).
@@ -11,7 +11,7 @@
 mod support;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use nnue::runtime::bench::{parse_moves, Bench, BenchPosition, Operation};
+use nnue::runtime::bench::{parse_moves, Bench, BenchPosition, Operation, TIMING_MOVES};
 use nnue::runtime::{Isa, Network};
 use std::time::Duration;
 
@@ -22,9 +22,7 @@ nnue::nnue!(include "sfnnv9.ron");
 nnue::nnue!(include "sfnnv9-small.ron");
 
 fn positions() -> Vec<BenchPosition> {
-    let path = support::reference_dir().join("timing_moves.tsv");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    parse_moves(&text).unwrap()
+    parse_moves(TIMING_MOVES).unwrap()
 }
 
 fn bench_net<N: Network>(c: &mut Criterion, file: &str, positions: &[BenchPosition]) {

@@ -1,12 +1,12 @@
-//! `nnue bench`: nanoseconds per operation, as in
-//! `../shared/reference/stockfish-timings.md`.
+//! `nnue bench`: nanoseconds per operation, as in Stockfish's timing table
+//! (`tests/reference/stockfish-timings.md`).
 
 use crate::archs::{self, with_network};
-use nnue::runtime::bench::{parse_moves, Bench, BenchPosition, Operation};
+use nnue::runtime::bench::{parse_moves, Bench, BenchPosition, Operation, TIMING_MOVES};
 use nnue::runtime::{Isa, LoadOptions, Network};
 use std::path::Path;
 
-pub fn run(net: &Path, isas: &[Isa], allow_overflow: bool, moves: &Path, runs: usize, ops: Option<&str>) -> Result<(), String> {
+pub fn run(net: &Path, isas: &[Isa], allow_overflow: bool, moves: Option<&Path>, runs: usize, ops: Option<&str>) -> Result<(), String> {
     let ops: Vec<Operation> = match ops {
         None => Operation::ALL.to_vec(),
         Some(names) => names
@@ -15,8 +15,13 @@ pub fn run(net: &Path, isas: &[Isa], allow_overflow: bool, moves: &Path, runs: u
             .collect::<Result<_, _>>()?,
     };
     let bytes = nnue::runtime::read_file(net).map_err(|e| e.to_string())?;
-    let text = std::fs::read_to_string(moves).map_err(|e| format!("cannot read {}: {e}", moves.display()))?;
-    let positions = parse_moves(&text).map_err(|e| format!("{}: {e}", moves.display()))?;
+    let positions = match moves {
+        None => parse_moves(TIMING_MOVES).map_err(|e| format!("the built-in timing positions: {e}"))?,
+        Some(moves) => {
+            let text = std::fs::read_to_string(moves).map_err(|e| format!("cannot read {}: {e}", moves.display()))?;
+            parse_moves(&text).map_err(|e| format!("{}: {e}", moves.display()))?
+        }
+    };
     println!("net\tarch\tisa\t{}", ops.iter().map(|op| format!("{} (ns)", op.name())).collect::<Vec<_>>().join("\t"));
     for &isa in isas {
         let network = archs::load(

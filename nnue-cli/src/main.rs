@@ -51,9 +51,10 @@ enum Command {
         /// One backend, or `all` for every one this CPU runs (default: as for `eval`).
         #[arg(long)]
         isa: Option<String>,
-        /// Positions and moves, as `../shared/reference/timing_moves.tsv`.
-        #[arg(long, default_value = "../shared/reference/timing_moves.tsv")]
-        moves: PathBuf,
+        /// Positions and moves, as `tests/reference/timing_moves.tsv` (default:
+        /// that file's positions, built into the binary).
+        #[arg(long)]
+        moves: Option<PathBuf>,
         /// Timed passes over all positions (the median is reported).
         #[arg(long, default_value_t = 21)]
         runs: usize,
@@ -123,7 +124,7 @@ fn main() -> ExitCode {
                 Some("all") => Ok(Isa::available()),
                 other => choose_isa(other).map(|i| vec![i]),
             };
-            isas.and_then(|isas| bench::run(&net, &isas, allow_overflow, &moves, runs, ops.as_deref()))
+            isas.and_then(|isas| bench::run(&net, &isas, allow_overflow, moves.as_deref(), runs, ops.as_deref()))
         }
         Command::Walk { net, fens, depth, isa, verify } => {
             options(isa).and_then(|o| walk::run(&net, &fens, depth, o, verify))

@@ -1,6 +1,8 @@
-//! The timed operations of `../shared/reference/stockfish-timings.md`, for
-//! any generated [`Network`] (feature `shakmaty`): the `nnue bench` command
-//! and the criterion benchmarks both run these.
+//! The timed operations of Stockfish's timing table
+//! (`tests/reference/stockfish-timings.md` in the repository), for any
+//! generated [`Network`] (feature `shakmaty`): the `nnue bench` command, the
+//! criterion benchmarks and the Stockfish comparison
+//! (`tools/stockfish-compare/`) all time these, on [`TIMING_MOVES`].
 
 use crate::shakmaty::{chess_from_fen, move_changes};
 use crate::walk::walk;
@@ -8,6 +10,12 @@ use crate::{AccumulatorStack, Color, FeatureList, MoveChanges, Network, Position
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position as _};
 use std::time::Instant;
+
+/// The positions and moves every timing uses: 2,087 positions from Stockfish's
+/// benchmark and random playouts, each with a random legal move and a random
+/// non-king legal move (`tests/reference/timing_moves.tsv`; the same file is
+/// read by the Stockfish harness). Parse with [`parse_moves`].
+pub const TIMING_MOVES: &str = include_str!("../data/timing_moves.tsv");
 
 /// A position of `timing_moves.tsv` and its random non-king move.
 #[derive(Debug, Clone)]
