@@ -15,8 +15,10 @@ use std::path::{Path, PathBuf};
 use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr};
 
-/// The directory of the architectures shipped with nnue.
-const SHIPPED_ARCHS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../archs");
+/// The directory of the architectures shipped with nnue: inside this crate,
+/// so that it travels with the published crate (in the repository, a link to
+/// the top-level `archs/`).
+const SHIPPED_ARCHS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/archs");
 
 /// Expands an architecture file into a module; see the crate documentation.
 #[proc_macro]

@@ -3,7 +3,7 @@
 use crate::error::LoadError;
 
 /// The result for the selected bucket.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Evaluation {
     /// The layer stack and PSQT bucket chosen for the position.
     pub bucket: usize,
@@ -75,7 +75,7 @@ pub trait AnyNetwork: Send + Sync {
 pub type Loader = fn(&[u8], crate::LoadOptions) -> Result<Box<dyn AnyNetwork>, LoadError>;
 
 /// A compiled architecture that can load a net file into an [`AnyNetwork`].
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 pub struct ArchEntry {
     pub info: &'static ArchInfo,
     pub load: Loader,

@@ -135,6 +135,16 @@ impl fmt::Display for Isa {
     }
 }
 
+/// Parses the names [`Isa::name`] gives (`"avx2".parse::<Isa>()`); whether
+/// the CPU runs it is a separate question ([`Isa::require`]).
+impl std::str::FromStr for Isa {
+    type Err = IsaError;
+
+    fn from_str(name: &str) -> Result<Isa, IsaError> {
+        Isa::from_name(name)
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 fn detect(isa: Isa) -> bool {
     let avx512 = || {
@@ -176,8 +186,10 @@ mod tests {
     fn names_round_trip() {
         for isa in Isa::ALL {
             assert_eq!(Isa::from_name(isa.name()), Ok(isa));
+            assert_eq!(isa.to_string().parse::<Isa>(), Ok(isa));
         }
         assert_eq!(Isa::from_name("sse9"), Err(IsaError::Unknown("sse9".into())));
+        assert_eq!("AVX2".parse::<Isa>(), Err(IsaError::Unknown("AVX2".into())));
     }
 
     #[test]

@@ -25,6 +25,13 @@ pub struct RefreshCache<N: Network> {
     entries: Box<[[Entry<N>; 2]]>,
 }
 
+/// The number of entries (each holds an accumulator half of kilobytes).
+impl<N: Network> std::fmt::Debug for RefreshCache<N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RefreshCache").field("entries", &(self.entries.len() * 2)).finish_non_exhaustive()
+    }
+}
+
 impl<N: Network> RefreshCache<N> {
     /// A cache whose entries hold the empty board (the biases) of `net`.
     pub fn new(net: &N) -> Self {

@@ -36,6 +36,15 @@ pub struct AccumulatorStack<N: Network> {
     cache: RefreshCache<N>,
 }
 
+/// The line's length and which perspectives are computed at each node (the
+/// accumulators themselves are kilobytes each).
+impl<N: Network> std::fmt::Debug for AccumulatorStack<N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let computed: Vec<[bool; 2]> = self.nodes[..self.len].iter().map(|n| n.computed).collect();
+        f.debug_struct("AccumulatorStack").field("len", &self.len).field("computed", &computed).finish_non_exhaustive()
+    }
+}
+
 impl<N: Network> AccumulatorStack<N> {
     /// An empty stack for networks of type `N`; call [`Self::reset`] with
     /// the root position before use.

@@ -72,6 +72,16 @@ impl Default for FeatureList {
     }
 }
 
+/// Lists are equal when they hold the same features in the same order and
+/// dropped as many (what lies past the length is not compared).
+impl PartialEq for FeatureList {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice() && self.dropped == other.dropped
+    }
+}
+
+impl Eq for FeatureList {}
+
 impl FeatureList {
     #[inline]
     pub fn push(&mut self, index: usize) {
