@@ -153,9 +153,9 @@ impl FullThreats {
     /// occupied square, and a piece attacks at most 8 occupied squares (a
     /// knight or a king has 8 target squares; a queen 8 rays, each ending at
     /// its first piece; a rook or a bishop 4; a pawn 2), so at most
-    /// `32 * 8 = 256` attacks exist. (Stockfish sizes its list for 128, which
-    /// legal games may respect but a crowded board does not: the tests find
-    /// 134.)
+    /// `32 * 8 = 256` attacks exist. (Stockfish sizes its list for 128; a
+    /// crowded, illegal board of 32 pieces has 134, see the tests; whether a
+    /// legal position can pass 128 is not settled here.)
     /// [`FullThreats::for_each_active`] needs no capacity; this bounds
     /// buffers and the overflow proof.
     pub const MAX_ACTIVE: usize = 256;
