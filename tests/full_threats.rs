@@ -22,7 +22,12 @@ fn transformer() -> ThreatTransformer<L1, BUCKETS> {
     let mut r = NetReader::new(&bytes, "sf_18 big net");
     r.header().expect("a header");
     r.expect_hash("the transformer hash", FullThreats::HASH ^ (2 * L1 as u32)).expect("FullThreats' transformer hash");
-    ThreatTransformer::read(&mut r, FullThreats::DIMENSIONS, HalfKAv2Hm::DIMENSIONS).expect("the transformer")
+    let transformer = ThreatTransformer::read(&mut r, FullThreats::DIMENSIONS, HalfKAv2Hm::DIMENSIONS).expect("the transformer");
+    // What follows is exactly the 8 layer stacks: a hash word, fc_0 (16 i32
+    // biases, 16 x 1024 i8), fc_1 (32 i32, 32 x 32 i8), fc_2 (1 i32, 32 i8).
+    let stack = 4 + (16 * 4 + 16 * L1) + (32 * 4 + 32 * 32) + (4 + 32);
+    assert_eq!(bytes.len() - r.offset(), 8 * stack, "the transformer ends at offset {}", r.offset());
+    transformer
 }
 
 /// The reference's 8 bucket values of column family `name`.
