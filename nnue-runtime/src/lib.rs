@@ -4,7 +4,7 @@
 //!   checks and typed errors ([`LoadError`]) naming what failed and at which
 //!   offset;
 //! - [`features`]: the input feature sets, and [`changes`]: what a move
-//!   changes;
+//!   changes; [`attacks`]: the attack sets the threat features need;
 //! - [`aligned`]: cache-line aligned weights and buffers;
 //! - [`scalar`]: the reference kernels; [`isa`], [`simd`], [`kernels`] and
 //!   [`backend`]: the SIMD backends, detected at run time;
@@ -20,6 +20,7 @@
 
 pub mod accumulator;
 pub mod aligned;
+pub mod attacks;
 pub mod backend;
 pub mod board;
 pub mod changes;

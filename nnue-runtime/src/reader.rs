@@ -141,11 +141,19 @@ impl<'a> NetReader<'a> {
                 }
                 Ok(())
             }
-            Encoding::Leb128 => self.leb128(what, scale, out),
+            Encoding::Leb128 => self.leb128(what, scale, &mut [out]),
         }
     }
 
-    fn leb128<T: Int>(&mut self, what: &str, scale: i32, out: &mut [T]) -> Result<(), LoadError> {
+    /// Reads one LEB128 block holding several arrays one after the other
+    /// (Stockfish 18 stores the threat and piece-square PSQT weights so),
+    /// filling `parts` in order.
+    pub fn leb128_parts<T: Int>(&mut self, what: &str, parts: &mut [&mut [T]]) -> Result<(), LoadError> {
+        self.leb128(what, 1, parts)
+    }
+
+    fn leb128<T: Int>(&mut self, what: &str, scale: i32, parts: &mut [&mut [T]]) -> Result<(), LoadError> {
+        let count: usize = parts.iter().map(|part| part.len()).sum();
         let magic_at = self.offset;
         let magic = self.take(&|| format!("{what} (LEB128 magic)"), LEB128_MAGIC.len())?;
         if magic != LEB128_MAGIC {
@@ -156,35 +164,38 @@ impl<'a> NetReader<'a> {
         let block = self.take(&|| format!("{what} (LEB128 block of {size} bytes)"), size)?;
         let problem = |offset: usize, problem: String| LoadError::Leb128 { what: what.to_owned(), offset, problem };
         let max_bytes = (T::BYTES * 8).div_ceil(7);
-        let mut pos = 0;
-        for (i, v) in out.iter_mut().enumerate() {
-            let value_at = start + pos;
-            let mut value: i64 = 0;
-            let mut shift = 0;
-            loop {
-                let Some(&byte) = block.get(pos) else {
-                    return Err(problem(value_at, format!("block ends after {i} of {} values", out.len())));
-                };
-                pos += 1;
-                value |= i64::from(byte & 0x7F) << shift;
-                shift += 7;
-                if byte & 0x80 == 0 {
-                    if byte & 0x40 != 0 {
-                        value -= 1 << shift;
+        let (mut pos, mut i) = (0, 0);
+        for part in parts.iter_mut() {
+            for v in part.iter_mut() {
+                let value_at = start + pos;
+                let mut value: i64 = 0;
+                let mut shift = 0;
+                loop {
+                    let Some(&byte) = block.get(pos) else {
+                        return Err(problem(value_at, format!("block ends after {i} of {count} values")));
+                    };
+                    pos += 1;
+                    value |= i64::from(byte & 0x7F) << shift;
+                    shift += 7;
+                    if byte & 0x80 == 0 {
+                        if byte & 0x40 != 0 {
+                            value -= 1 << shift;
+                        }
+                        break;
                     }
-                    break;
+                    if shift / 7 >= max_bytes {
+                        return Err(problem(value_at, format!("value {i} is longer than {max_bytes} bytes")));
+                    }
                 }
-                if shift / 7 >= max_bytes {
-                    return Err(problem(value_at, format!("value {i} is longer than {max_bytes} bytes")));
+                if !(T::MIN..=T::MAX).contains(&value) {
+                    return Err(problem(value_at, format!("value {i} = {value} does not fit in {} bytes", T::BYTES)));
                 }
+                *v = scaled(T::from_i64(value), scale, what, value_at)?;
+                i += 1;
             }
-            if !(T::MIN..=T::MAX).contains(&value) {
-                return Err(problem(value_at, format!("value {i} = {value} does not fit in {} bytes", T::BYTES)));
-            }
-            *v = scaled(T::from_i64(value), scale, what, value_at)?;
         }
         if pos != block.len() {
-            return Err(problem(start + pos, format!("{} bytes left over after {} values", block.len() - pos, out.len())));
+            return Err(problem(start + pos, format!("{} bytes left over after {count} values", block.len() - pos)));
         }
         Ok(())
     }

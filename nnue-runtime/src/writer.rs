@@ -124,4 +124,21 @@ mod tests {
         r.finish().unwrap();
         assert_eq!(back, values);
     }
+
+    #[test]
+    fn one_leb128_block_fills_several_arrays() {
+        let values: Vec<i32> = vec![5, -6, 70_000, -70_000, 0];
+        let mut w = NetWriter::new();
+        w.ints(Encoding::Leb128, &values);
+        let bytes = w.finish();
+        let (mut first, mut second) = ([0i32; 2], [0i32; 3]);
+        let mut r = NetReader::new(&bytes, "test");
+        r.leb128_parts("values", &mut [&mut first, &mut second]).unwrap();
+        r.finish().unwrap();
+        assert_eq!((&first[..], &second[..]), (&values[..2], &values[2..]));
+        // Parts that ask for more values than the block holds are an error.
+        let mut third = [0i32; 1];
+        let mut r = NetReader::new(&bytes, "test");
+        assert!(r.leb128_parts("values", &mut [&mut first, &mut second, &mut third]).is_err());
+    }
 }

@@ -3,8 +3,10 @@
 
 mod activation;
 mod affine;
+mod threat_transformer;
 mod transformer;
 
 pub use activation::{clipped_relu, sqr_clipped_relu};
 pub use affine::Affine;
+pub use threat_transformer::ThreatTransformer;
 pub use transformer::{transform_clip, transform_pairwise, Transformer};

@@ -1,0 +1,444 @@
+//! FullThreats (Stockfish 18's big net): one feature for each piece that
+//! attacks another piece, seen from a perspective.
+//!
+//! A feature is an attack of a piece (the attacker) on a square holding
+//! another piece (the attacked), whatever their colours: a capture, or the
+//! defence of an own piece. Sliders attack the first piece on each ray. The
+//! board is seen from the perspective: black's view flips the ranks and swaps
+//! the colours, so that "own" pieces play up the board, and the files are
+//! mirrored when the perspective's king stands on files e-h, so that it
+//! stands on files a-d (the opposite of HalfKAv2_hm's mirroring).
+//!
+//! Not every attack is a feature:
+//! - some (attacker, attacked) kinds never are: a pawn attacking a bishop,
+//!   a queen or a king; a bishop or a rook attacking a queen; a king attacking
+//!   a queen or a king (see [`TARGET_SLOTS`]);
+//! - two pieces of one kind attacking each other would give two features for
+//!   one relation; only the one whose attacker stands on the higher oriented
+//!   square counts. This applies to enemy pieces of one kind (pawns
+//!   included) and to own pieces of one kind other than pawns.
+//!
+//! The index of an attack: each relative attacker (own pawn, ..., own king,
+//! their pawn, ..., their king, in that order) owns a range; in it one
+//! section per relative target (own kinds, then their kinds, each in the
+//! order of [`TARGET_SLOTS`]); in a section the attacks the attacker's reach
+//! allows from every square, by square `from`, then by square `to`, in
+//! increasing order. "Reach" is the attack set on an empty board; pawns
+//! standing on ranks 1 or 8 (never in a legal position) reach nothing here.
+//!
+//! Unlike the piece-square sets, a threat feature depends on two pieces, so
+//! this set does not implement [`super::FeatureSet`] (a feature per piece):
+//! [`FullThreats::index`] maps one [`Threat`] to a feature, and
+//! [`FullThreats::for_each_active`] lists a position's features.
+
+use crate::attacks::{attacks, reach, squares, Bitboard};
+use crate::position::{Color, Piece, PieceKind, Position, Square};
+
+/// One piece attacking another: what a threat feature encodes, before it is
+/// seen from a perspective.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Threat {
+    pub attacker: Piece,
+    pub from: Square,
+    pub attacked: Piece,
+    pub to: Square,
+}
+
+/// The FullThreats feature set; see the module documentation.
+pub struct FullThreats;
+
+/// For an attacker kind (row) and an attacked kind (column), in
+/// [`PieceKind`] order, the attacked kind's place among the attacker's
+/// targets of one colour; `None`: never a feature.
+pub const TARGET_SLOTS: [[Option<u8>; 6]; 6] = [
+    // pawn   knight   bishop   rook     queen    king
+    [Some(0), Some(1), None,    Some(2), None,    None   ], // pawn
+    [Some(0), Some(1), Some(2), Some(3), Some(4), Some(5)], // knight
+    [Some(0), Some(1), Some(2), Some(3), None,    Some(4)], // bishop
+    [Some(0), Some(1), Some(2), Some(3), None,    Some(4)], // rook
+    [Some(0), Some(1), Some(2), Some(3), Some(4), Some(5)], // queen
+    [Some(0), Some(1), Some(2), Some(3), None,    None   ], // king
+];
+
+/// How many kinds of one colour an attacker of each kind can have as target.
+const TARGETS_PER_COLOR: [usize; 6] = {
+    let mut counts = [0; 6];
+    let mut attacker = 0;
+    while attacker < 6 {
+        let mut attacked = 0;
+        while attacked < 6 {
+            if TARGET_SLOTS[attacker][attacked].is_some() {
+                counts[attacker] += 1;
+            }
+            attacked += 1;
+        }
+        attacker += 1;
+    }
+    counts
+};
+
+/// Relative pieces: own pieces `0..6`, the opponent's `6..12`, each by
+/// [`PieceKind`].
+const RELATIVE_PIECES: usize = 12;
+
+/// The colour and kind of relative piece `relative` on the oriented board,
+/// where own pieces play as white.
+const fn oriented_piece(relative: usize) -> (Color, PieceKind) {
+    let color = if relative < 6 { Color::White } else { Color::Black };
+    (color, PieceKind::ALL[relative % 6])
+}
+
+/// Where every feature lies, computed at compile time from the reach of the
+/// pieces.
+struct Layout {
+    /// Each relative piece's reach from each square of the oriented board.
+    reach: [[Bitboard; 64]; RELATIVE_PIECES],
+    /// The reach summed over the squares before `from`: where `from`'s
+    /// attacks start within a section.
+    before: [[u32; 64]; RELATIVE_PIECES],
+    /// The reach summed over all squares: the size of one section.
+    section: [u32; RELATIVE_PIECES],
+    /// Where each relative attacker's range starts.
+    start: [u32; RELATIVE_PIECES],
+    /// The number of features.
+    dimensions: usize,
+}
+
+const LAYOUT: Layout = {
+    let mut layout = Layout {
+        reach: [[0; 64]; RELATIVE_PIECES],
+        before: [[0; 64]; RELATIVE_PIECES],
+        section: [0; RELATIVE_PIECES],
+        start: [0; RELATIVE_PIECES],
+        dimensions: 0,
+    };
+    let mut relative = 0;
+    while relative < RELATIVE_PIECES {
+        let (color, kind) = oriented_piece(relative);
+        let mut count = 0;
+        let mut from = 0;
+        while from < 64 {
+            let square = match Square::new(from as u8) {
+                Some(square) => square,
+                None => unreachable!(),
+            };
+            let on_back_rank = square.rank() == 0 || square.rank() == 7;
+            let squares = if matches!(kind, PieceKind::Pawn) && on_back_rank { 0 } else { reach(color, kind, square) };
+            layout.reach[relative][from] = squares;
+            layout.before[relative][from] = count;
+            count += squares.count_ones();
+            from += 1;
+        }
+        layout.section[relative] = count;
+        layout.start[relative] = layout.dimensions as u32;
+        layout.dimensions += 2 * TARGETS_PER_COLOR[kind as usize] * count as usize;
+        relative += 1;
+    }
+    layout
+};
+
+/// The relative piece (`0..12`) of `piece` from `perspective`.
+#[inline]
+fn relative(perspective: Color, piece: Piece) -> usize {
+    6 * usize::from(piece.color != perspective) + piece.kind as usize
+}
+
+impl FullThreats {
+    /// The name Stockfish gives it.
+    pub const NAME: &'static str = "Full_Threats(Friend)";
+    /// Number of features.
+    pub const DIMENSIONS: usize = 79_856;
+    /// Most features active at once, per perspective, in a position of at
+    /// most 32 pieces: 256. Every feature is an attack by one piece on an
+    /// occupied square, and a piece attacks at most 8 occupied squares (a
+    /// knight or a king has 8 target squares; a queen 8 rays, each ending at
+    /// its first piece; a rook or a bishop 4; a pawn 2), so at most
+    /// `32 * 8 = 256` attacks exist. (Stockfish sizes its list for 128; a
+    /// crowded, illegal board of 32 pieces has 134, see the tests; whether a
+    /// legal position can pass 128 is not settled here.)
+    /// [`FullThreats::for_each_active`] needs no capacity; this bounds
+    /// buffers and the overflow proof.
+    pub const MAX_ACTIVE: usize = 256;
+    /// The hash word of the set. The transformer of a net with threat inputs
+    /// hashes `HASH ^ (2 * L1)`, without the piece-square set's word.
+    pub const HASH: u32 = 0x8F23_4CB8;
+
+    /// The XOR mask orienting squares for `perspective` with its king on
+    /// `king`: ranks flipped for black, files mirrored for a king on e-h.
+    #[inline]
+    pub fn orientation(perspective: Color, king: Square) -> u8 {
+        let flip_ranks = if perspective == Color::Black { 56 } else { 0 };
+        let mirror_files = if king.file() >= 4 { 7 } else { 0 };
+        flip_ranks ^ mirror_files
+    }
+
+    /// The feature of `threat` from `perspective`, whose king is on `king`;
+    /// `None` if the attack is no feature (an excluded pair of kinds, the
+    /// lower half of a same-kind pair, or a `to` out of the attacker's reach).
+    #[inline]
+    pub fn index(perspective: Color, king: Square, threat: Threat) -> Option<usize> {
+        Self::oriented_index(perspective, Self::orientation(perspective, king), threat)
+    }
+
+    /// [`FullThreats::index`] with the orientation computed.
+    #[inline]
+    fn oriented_index(perspective: Color, orientation: u8, threat: Threat) -> Option<usize> {
+        let Threat { attacker, from, attacked, to } = threat;
+        let slot = TARGET_SLOTS[attacker.kind as usize][attacked.kind as usize]?;
+        let from = from.xor(orientation).index();
+        let to = to.xor(orientation).index();
+        // Pieces of one kind attacking each other count once; own pawns
+        // cannot attack each other both ways, so they always count.
+        let mutual = attacker.kind == attacked.kind && (attacker.color != attacked.color || attacker.kind != PieceKind::Pawn);
+        if mutual && from < to {
+            return None;
+        }
+        let piece = relative(perspective, attacker);
+        let reach = LAYOUT.reach[piece][from];
+        if reach & (1 << to) == 0 {
+            return None;
+        }
+        let target = usize::from(attacked.color != perspective) * TARGETS_PER_COLOR[attacker.kind as usize] + usize::from(slot);
+        let within = LAYOUT.before[piece][from] + (reach & ((1 << to) - 1)).count_ones();
+        Some(LAYOUT.start[piece] as usize + target * LAYOUT.section[piece] as usize + within as usize)
+    }
+
+    /// Calls `f` for every attack of a piece on another piece in `pos`, in
+    /// no particular order.
+    pub fn for_each_threat(pos: &impl Position, mut f: impl FnMut(Threat)) {
+        let mut board = [None::<Piece>; 64];
+        let mut occupied: Bitboard = 0;
+        pos.for_each_piece(|square, piece| {
+            board[square.index()] = Some(piece);
+            occupied |= 1 << square.index();
+        });
+        for from in squares(occupied) {
+            let attacker = board[from.index()].expect("an occupied square holds a piece");
+            for to in squares(attacks(attacker, from, occupied) & occupied) {
+                let attacked = board[to.index()].expect("an occupied square holds a piece");
+                f(Threat { attacker, from, attacked, to });
+            }
+        }
+    }
+
+    /// Calls `f` with every active feature of `pos` from `perspective`, in no
+    /// particular order (at most [`FullThreats::MAX_ACTIVE`] for a position
+    /// of at most 32 pieces).
+    pub fn for_each_active(pos: &impl Position, perspective: Color, mut f: impl FnMut(usize)) {
+        let orientation = Self::orientation(perspective, pos.king_square(perspective));
+        Self::for_each_threat(pos, |threat| {
+            if let Some(index) = Self::oriented_index(perspective, orientation, threat) {
+                f(index);
+            }
+        });
+    }
+
+    /// Calls `f(perspective, feature)` with both perspectives' active
+    /// features, in one walk over the threats.
+    pub fn for_each_active_both(pos: &impl Position, mut f: impl FnMut(Color, usize)) {
+        let perspectives = [Color::White, Color::Black].map(|p| (p, Self::orientation(p, pos.king_square(p))));
+        Self::for_each_threat(pos, |threat| {
+            for (perspective, orientation) in perspectives {
+                if let Some(index) = Self::oriented_index(perspective, orientation, threat) {
+                    f(perspective, index);
+                }
+            }
+        });
+    }
+}
+
+const _: () = assert!(LAYOUT.dimensions == FullThreats::DIMENSIONS);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::writer::Rng;
+    use std::collections::HashSet;
+
+    const KINDS: &str = "pnbrqk";
+
+    /// A board from the placement and side-to-move fields of a FEN.
+    fn board(fen: &str) -> Board {
+        let mut fields = fen.split(' ');
+        let mut pieces = Vec::new();
+        for (row, text) in fields.next().unwrap().split('/').enumerate() {
+            let mut file = 0;
+            for c in text.chars() {
+                match c.to_digit(10) {
+                    Some(n) => file += n as u8,
+                    None => {
+                        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+                        let kind = PieceKind::ALL[KINDS.find(c.to_ascii_lowercase()).unwrap()];
+                        pieces.push((Square::from_file_rank(file, 7 - row as u8).unwrap(), Piece { color, kind }));
+                        file += 1;
+                    }
+                }
+            }
+        }
+        let side = if fields.next() == Some("b") { Color::Black } else { Color::White };
+        Board::new(side, pieces).unwrap()
+    }
+
+    /// The board with every piece moved by `square.xor(mask)`, colours swapped
+    /// if `swap_colors`.
+    fn transformed(pos: &Board, mask: u8, swap_colors: bool) -> Board {
+        let mut pieces = Vec::new();
+        pos.for_each_piece(|square, piece| {
+            let color = if swap_colors { piece.color.flip() } else { piece.color };
+            pieces.push((square.xor(mask), Piece { color, ..piece }));
+        });
+        let side = if swap_colors { pos.side_to_move().flip() } else { pos.side_to_move() };
+        Board::new(side, pieces).unwrap()
+    }
+
+    fn active(pos: &impl Position, perspective: Color) -> Vec<usize> {
+        let mut features = Vec::new();
+        FullThreats::for_each_active(pos, perspective, |f| features.push(f));
+        features.sort_unstable();
+        features
+    }
+
+    /// A board of `n` pieces (two kings, the rest of random kinds and
+    /// colours) on random squares.
+    fn random_board(rng: &mut Rng, n: usize, kinds: &[PieceKind]) -> Board {
+        let mut squares: Vec<u8> = (0..64).collect();
+        for i in 0..n {
+            let j = rng.range(i as i64, 63) as usize;
+            squares.swap(i, j);
+        }
+        let pieces = squares[..n].iter().enumerate().map(|(i, &s)| {
+            let piece = match i {
+                0 => Piece { color: Color::White, kind: PieceKind::King },
+                1 => Piece { color: Color::Black, kind: PieceKind::King },
+                _ => Piece {
+                    color: if rng.range(0, 1) == 0 { Color::White } else { Color::Black },
+                    kind: kinds[rng.range(0, kinds.len() as i64 - 1) as usize],
+                },
+            };
+            (Square::new(s).unwrap(), piece)
+        });
+        Board::new(Color::White, pieces.collect::<Vec<_>>()).unwrap()
+    }
+
+    #[test]
+    fn layout_covers_every_feature_once() {
+        // From white's view with the king on a1 the board is not transformed:
+        // every attack within reach of a feature kind pair has its own index.
+        let king = Square::new(0).unwrap();
+        let mut seen = HashSet::new();
+        let (mut pairs, mut dropped) = (0, 0);
+        for attacker_index in 0..RELATIVE_PIECES {
+            let (color, kind) = oriented_piece(attacker_index);
+            let attacker = Piece { color, kind };
+            for from in (0..64).map(|s| Square::new(s).unwrap()) {
+                for to in squares(LAYOUT.reach[attacker_index][from.index()]) {
+                    for attacked_index in 0..RELATIVE_PIECES {
+                        let (color, kind) = oriented_piece(attacked_index);
+                        let attacked = Piece { color, kind };
+                        if TARGET_SLOTS[attacker.kind as usize][attacked.kind as usize].is_none() {
+                            continue;
+                        }
+                        pairs += 1;
+                        match FullThreats::index(Color::White, king, Threat { attacker, from, attacked, to }) {
+                            Some(index) => {
+                                assert!(index < FullThreats::DIMENSIONS);
+                                assert!(seen.insert(index), "index {index} given twice");
+                            }
+                            None => {
+                                assert!(attacker.kind == attacked.kind && from < to);
+                                dropped += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(pairs, FullThreats::DIMENSIONS);
+        assert_eq!(seen.len() + dropped, FullThreats::DIMENSIONS);
+    }
+
+    #[test]
+    fn an_index_by_hand() {
+        // White's pawn on a2 takes a black knight on b3, white's king on a1:
+        // own pawns' range, target "their knight" (3 own targets + slot 1),
+        // each section 6 ranks x 14 pawn attacks, a2's first attack.
+        let threat = Threat {
+            attacker: Piece { color: Color::White, kind: PieceKind::Pawn },
+            from: Square::new(8).unwrap(),
+            attacked: Piece { color: Color::Black, kind: PieceKind::Knight },
+            to: Square::new(17).unwrap(),
+        };
+        assert_eq!(FullThreats::index(Color::White, Square::new(0).unwrap(), threat), Some(4 * 84));
+        // A pawn never attacks a queen.
+        let on_queen = Threat { attacked: Piece { color: Color::Black, kind: PieceKind::Queen }, ..threat };
+        assert_eq!(FullThreats::index(Color::White, Square::new(0).unwrap(), on_queen), None);
+    }
+
+    #[test]
+    fn starting_position() {
+        // Per side: knights 1 + 1, bishops 2 + 2, rooks 2 + 2, the queen 5,
+        // the king 5 minus its attack on the queen.
+        let pos = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w");
+        let mut threats = 0;
+        FullThreats::for_each_threat(&pos, |_| threats += 1);
+        assert_eq!(threats, 40);
+        assert_eq!(active(&pos, Color::White).len(), 38);
+        assert_eq!(active(&pos, Color::White), active(&pos, Color::Black));
+    }
+
+    #[test]
+    fn mirrored_positions_give_the_same_features() {
+        let mut rng = Rng::new(14);
+        for n in [2, 8, 20, 32] {
+            for _ in 0..50 {
+                let pos = random_board(&mut rng, n, &PieceKind::ALL[..5]);
+                for perspective in [Color::White, Color::Black] {
+                    let features = active(&pos, perspective);
+                    // Colours swapped and ranks flipped: the other side sees the same.
+                    assert_eq!(features, active(&transformed(&pos, 56, true), perspective.flip()));
+                    // Files mirrored: the king's file undoes it.
+                    assert_eq!(features, active(&transformed(&pos, 7, false), perspective));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn both_perspectives_in_one_walk() {
+        let pos = board("r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w");
+        let mut both = [Vec::new(), Vec::new()];
+        FullThreats::for_each_active_both(&pos, |p, f| both[p.index()].push(f));
+        for perspective in [Color::White, Color::Black] {
+            both[perspective.index()].sort_unstable();
+            assert_eq!(both[perspective.index()], active(&pos, perspective));
+        }
+    }
+
+    #[test]
+    fn crowded_positions_stay_within_the_bound() {
+        let mut rng = Rng::new(18);
+        let mut most = 0;
+        // Queens and knights attack the most squares.
+        let heavy = [PieceKind::Queen, PieceKind::Knight];
+        for kinds in [&PieceKind::ALL[..5], &heavy[..]] {
+            for _ in 0..2000 {
+                let pos = random_board(&mut rng, 32, kinds);
+                for perspective in [Color::White, Color::Black] {
+                    let n = active(&pos, perspective).len();
+                    most = most.max(n);
+                    assert!(n <= FullThreats::MAX_ACTIVE, "{n} features");
+                }
+            }
+        }
+        // Half a board of queens and knights, 32 pieces packed together: more
+        // than the 128 Stockfish's list holds (an illegal position).
+        let packed = board("nqnqnqnq/qnqnqnqn/nqnqnqnq/qnqkKnqn/8/8/8/8 w");
+        for perspective in [Color::White, Color::Black] {
+            let n = active(&packed, perspective).len();
+            assert_eq!(n, 134);
+            most = most.max(n);
+        }
+        eprintln!("most features seen: {most}");
+    }
+}
