@@ -13,6 +13,7 @@
 pub mod feature_sets;
 pub mod hash;
 pub mod ir;
+pub mod limits;
 pub mod schema;
 pub mod source_map;
 pub mod validate;
