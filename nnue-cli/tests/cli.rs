@@ -228,7 +228,7 @@ fn info_describes_an_architecture() {
         "neon-dotprod  Accumulator tile: 16 registers of 8 lanes (128 lanes), 24 tiles per perspective.",
         "fc_0: sparse-input column kernel, 1 x 512-bit output registers",
         "[output] fc_2[0] + fc_0[15] * 9600 / 8128",
-        "stack              18388 bytes (18.0 KiB) per evaluation; budget 64.0 KiB (65536 bytes)",
+        "stack              18388 bytes (18.0 KiB) per evaluation; budget 64 KiB (65536 bytes)",
         "        12288  accumulator lanes, 2 x 3072 i16",
     ] {
         assert!(text.contains(needle), "missing `{needle}` in:\n{text}");
@@ -246,5 +246,5 @@ fn info_describes_an_architecture() {
     let wide = temp("wide.ron", wide.as_bytes());
     let err = error_line(&nnue(&["info", "--arch", wide.to_str().unwrap()]));
     assert!(err.starts_with(&format!("nnue: {}:23:48: fc_1 outputs 1000000: an evaluation would keep ", wide.display())), "{err}");
-    assert!(err.contains("above the 64.0 KiB budget"), "{err}");
+    assert!(err.contains("over the 65536-byte (64 KiB) budget"), "{err}");
 }

@@ -153,7 +153,7 @@ pub fn check(features: usize, transformer: &Transformer, stacks: usize, layers: 
     problems.push(Problem {
         path: culprit.path.clone(),
         message: format!(
-            "{}: an evaluation would keep {} on the stack, above the {} budget (largest buffers: {})",
+            "{}: an evaluation would keep {total} bytes ({}) on the stack, over the {STACK_BUDGET}-byte ({}) budget; largest buffers: {}",
             culprit.label,
             human_bytes(total),
             human_bytes(STACK_BUDGET),
@@ -219,7 +219,7 @@ fn largest_cause(buffers: &[StackBuffer]) -> Option<&Cause> {
     totals.iter().rev().max_by_key(|(_, sum)| *sum).map(|(c, _)| *c)
 }
 
-/// `bytes` for people: `512 bytes`, `17.5 KiB`, `4.1 MiB`.
+/// `bytes` for people: `512 bytes`, `64 KiB`, `17.5 KiB`, `4.1 MiB`.
 pub fn human_bytes(bytes: usize) -> String {
     const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
     if bytes < 1024 {
@@ -231,7 +231,7 @@ pub fn human_bytes(bytes: usize) -> String {
         value /= 1024.0;
         unit += 1;
     }
-    format!("{value:.1} {}", UNITS[unit])
+    if value.fract() == 0.0 { format!("{value} {}", UNITS[unit]) } else { format!("{value:.1} {}", UNITS[unit]) }
 }
 
 fn round_up(n: usize, to: usize) -> usize {
@@ -336,7 +336,8 @@ mod tests {
     #[test]
     fn human_bytes_picks_a_unit() {
         assert_eq!(human_bytes(512), "512 bytes");
-        assert_eq!(human_bytes(64 * 1024), "64.0 KiB");
+        assert_eq!(human_bytes(64 * 1024), "64 KiB");
+        assert_eq!(human_bytes(65_548), "64.0 KiB");
         assert_eq!(human_bytes(4_300_000), "4.1 MiB");
     }
 

@@ -44,7 +44,7 @@ fn a_wide_layer_is_one_error_at_its_outputs() {
     let error = only_error(&text);
     assert_eq!(error.at, position(&text, "name: \"fc_1\"", "outputs: 1000000"));
     assert!(error.message.starts_with("fc_1 outputs 1000000: an evaluation would keep "), "{}", error.message);
-    assert!(error.message.contains("above the 64.0 KiB budget"), "{}", error.message);
+    assert!(error.message.contains("on the stack, over the 65536-byte (64 KiB) budget; largest buffers: "), "{}", error.message);
 }
 
 /// L1 = 2^32 and 2^30: one error at `dimensions`, the weight table's limit.
