@@ -111,7 +111,8 @@ pub fn transformer_table_bytes(features: usize, transformer: &Transformer) -> us
 /// Every limit the sizes break, one problem per value. `features` is the
 /// number of feature rows. The stack budget is checked only when every
 /// size is within its own limit, and is reported at the value whose
-/// buffers take the most, unless `reported` already holds a problem there.
+/// buffers take the most. Nothing is reported at a value `reported`
+/// already holds a problem for.
 pub fn check(features: usize, transformer: &Transformer, stacks: usize, layers: &[Layer], reported: &[Problem]) -> Vec<Problem> {
     let mut problems = Vec::new();
     let table = transformer_table_bytes(features, transformer);
@@ -136,6 +137,8 @@ pub fn check(features: usize, transformer: &Transformer, stacks: usize, layers: 
         });
     }
     if !problems.is_empty() {
+        // A value already reported (`Single` with 40 stacks) is not reported twice.
+        problems.retain(|p| !reported.iter().any(|r| r.path == p.path));
         return problems;
     }
     let buffers = evaluation_buffers(transformer, layers);

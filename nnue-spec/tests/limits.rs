@@ -72,6 +72,15 @@ fn a_limit_is_reported_with_the_other_errors() {
     assert!(messages.iter().any(|m| m.starts_with("scale 0 must be positive")), "{messages:?}");
 }
 
+/// One error per value: `Single` with 40 stacks is reported as a wrong
+/// count for `Single`, not again as over the limit.
+#[test]
+fn a_value_already_wrong_is_not_reported_again() {
+    let text = shipped("sfnnv1").replace("count: 1, select: Single", "count: 40, select: Single");
+    let error = only_error(&text);
+    assert_eq!(error.message, "`Single` selects one stack, but count is 40");
+}
+
 /// A size: small, around the limits, or anything up to `usize::MAX`.
 fn size() -> impl Strategy<Value = usize> {
     prop_oneof![
