@@ -3,14 +3,14 @@
 //! that value; its module builds, loads a random net and evaluates (from
 //! scratch and through an `AccumulatorStack` over a few moves) on a spawned
 //! thread with a 2 MiB stack, a search thread's default, on every backend
-//! this CPU runs, equal to the scalar backend. The model's sizes of runtime
-//! types are checked against the types.
+//! this CPU runs, equal to the scalar backend. The sizes of runtime types
+//! that `nnue_spec::stack_bytes` assumes are checked against the types.
 
 mod support;
 
 use nnue::runtime::shakmaty::{chess_from_fen, move_changes};
 use nnue::runtime::{AccumulatorStack, Isa};
-use nnue_spec::limits;
+use nnue_spec::{limits, stack_bytes};
 use shakmaty::Position as _;
 
 /// A search thread's default stack.
@@ -82,9 +82,9 @@ largest_accepted_tests! {
 /// The sizes `limits` assumes for runtime types are theirs.
 #[test]
 fn the_model_knows_the_runtime_types() {
-    assert_eq!(limits::FEATURE_LIST_BYTES, size_of::<nnue::runtime::FeatureList>());
+    assert_eq!(stack_bytes::FEATURE_LIST_BYTES, size_of::<nnue::runtime::FeatureList>());
     let arch = nnue_spec::parse(include_str!("limits/widest_transformer.ron")).unwrap();
-    let buffers = limits::evaluation_buffers(&arch.transformer, &arch.layers);
+    let buffers = stack_bytes::evaluation_buffers(&arch.transformer, &arch.layers);
     let accumulator: usize = buffers.iter().filter(|b| b.what.starts_with("accumulator")).map(|b| b.bytes).sum();
     assert_eq!(accumulator, size_of::<widest_transformer::widest_transformer::Accumulator>());
     let transformed = buffers.iter().find(|b| b.what.starts_with("transformer output")).unwrap().bytes;

@@ -155,11 +155,12 @@ fn text(arch: &Arch) -> String {
 }
 
 /// The stack bytes of an evaluation and its largest buffers
-/// (`nnue_spec::limits`).
+/// (`nnue_spec::stack_bytes`), and the budget (`nnue_spec::limits`).
 fn stack_lines(arch: &Arch) -> String {
     use nnue_spec::limits::{self, human_bytes};
-    let mut buffers = limits::evaluation_buffers(&arch.transformer, &arch.layers);
-    let total = limits::stack_bytes(&buffers);
+    use nnue_spec::stack_bytes::{evaluation_buffers, stack_bytes};
+    let mut buffers = evaluation_buffers(&arch.transformer, &arch.layers);
+    let total = stack_bytes(&buffers);
     let mut s = format!(
         "stack              {total} bytes ({}) per evaluation; budget {} ({} bytes)\n",
         human_bytes(total),

@@ -16,6 +16,7 @@ pub mod ir;
 pub mod limits;
 pub mod schema;
 pub mod source_map;
+pub mod stack_bytes;
 pub mod validate;
 
 use std::fmt;

@@ -5,6 +5,7 @@
 //! located errors or within every limit (checked from the IR).
 
 use nnue_spec::limits::{self, STACK_BUDGET};
+use nnue_spec::stack_bytes;
 use nnue_spec::{Diagnostic, LineCol};
 use proptest::prelude::*;
 use std::path::Path;
@@ -163,8 +164,8 @@ proptest! {
 #[test]
 fn the_budget_is_the_sum_of_the_listed_buffers() {
     let arch = nnue_spec::parse(&shipped("sfnnv9")).unwrap();
-    let buffers = limits::evaluation_buffers(&arch.transformer, &arch.layers);
-    assert_eq!(limits::stack_bytes(&buffers), limits::evaluation_stack_bytes(&arch));
-    assert!(limits::evaluation_stack_bytes(&arch) < STACK_BUDGET);
+    let buffers = stack_bytes::evaluation_buffers(&arch.transformer, &arch.layers);
+    assert_eq!(stack_bytes::stack_bytes(&buffers), stack_bytes::evaluation_stack_bytes(&arch));
+    assert!(stack_bytes::evaluation_stack_bytes(&arch) < STACK_BUDGET);
     assert!(buffers.iter().any(|b| b.what == "accumulator lanes, 2 x 3072 i16" && b.bytes == 12288));
 }
