@@ -1,5 +1,6 @@
 //! The architecture language of nnue: a RON schema ([`schema`]), its checks
-//! ([`validate`]) and the validated IR ([`ir`]) that code generation reads.
+//! ([`validate`], with the size [`limits`] and the [`stack_bytes`] of an
+//! evaluation) and the validated IR ([`ir`]) that code generation reads.
 //!
 //! This crate knows nothing of `syn` or `quote`; the macro, the CLI and the
 //! tests all call [`parse`].
