@@ -5,11 +5,11 @@
 
 use crate::feature_sets;
 use crate::hash;
-use crate::limits;
 use crate::ir::{
     Arch, BucketSelect, Element, FeatureSet, Forward, Layer, LayerKind, LayerStacks, Output, Slice, Source,
     Transformer, TransformerOutput, ValueType,
 };
+use crate::limits;
 use crate::schema::{self, IntType, LayerSpec, NetworkSpec};
 
 /// A problem with the value at `path` (e.g. `layers[2].input`).
