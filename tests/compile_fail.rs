@@ -26,6 +26,15 @@ fn sizes() {
     trybuild::TestCases::new().compile_fail("tests/ui/sizes/*.rs");
 }
 
+/// Size limits, each just over (`nnue_spec::limits`; `tests/limits.rs` builds
+/// and runs the largest accepted sizes): the stack budget of an evaluation,
+/// reached by the transformer or by a layer; the layer stack count; the
+/// transformer's weight table; and the issue's typos.
+#[test]
+fn limits() {
+    trybuild::TestCases::new().compile_fail("tests/ui/limits/*.rs");
+}
+
 /// The layer graph: references, slices, value types, names, unused layers, the output.
 #[test]
 fn graph() {

@@ -30,12 +30,26 @@ const ARCHITECTURES: [ArchEntry; 10] = [
 ];
 
 /// An architecture file's text: parsed, checked and, when valid, turned
-/// into code. Errors are expected; panics are not.
+/// into code. Errors are expected; panics are not. A rejected file has
+/// errors, each on a line of the file; an accepted one is within every
+/// size limit (`nnue_spec::limits::within_limits`).
 pub fn spec(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    if let Ok(arch) = nnue_spec::parse(text) {
-        let code = nnue_codegen::generate(&arch, &nnue_codegen::Options::default());
-        assert!(!code.is_empty());
+    match nnue_spec::parse(text) {
+        Ok(arch) => {
+            if let Err(broken) = nnue_spec::limits::within_limits(&arch) {
+                panic!("accepted over a limit: {broken}");
+            }
+            let code = nnue_codegen::generate(&arch, &nnue_codegen::Options::default());
+            assert!(!code.is_empty());
+        }
+        Err(errors) => {
+            assert!(!errors.is_empty());
+            let lines = text.split('\n').count();
+            for e in &errors {
+                assert!((1..=lines).contains(&e.at.line) && e.at.col >= 1, "{e} outside the file's {lines} lines");
+            }
+        }
     }
 }
 

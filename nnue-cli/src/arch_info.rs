@@ -134,6 +134,7 @@ fn text(arch: &Arch) -> String {
     let _ = writeln!(s, "  output: {}", output_line(arch));
     let per_stack: usize = nodes[1..].iter().map(|n| n.bytes).sum();
     let _ = writeln!(s, "\nparameters         {} bytes (transformer {}, {} stacks x {})", nodes[0].bytes + per_stack * arch.stacks.count, nodes[0].bytes, arch.stacks.count, per_stack);
+    let _ = write!(s, "{}", stack_lines(arch));
     let _ = writeln!(s, "\nbackends (scalar: plain loops)");
     for plan in nnue_codegen::plans(arch) {
         let _ = writeln!(s, "  {:<13} {}", plan.backend, plan.tiling);
@@ -150,6 +151,26 @@ fn text(arch: &Arch) -> String {
         let _ = writeln!(s, "  [{}] {}", n.name, n.shape);
     }
     let _ = writeln!(s, "      |\n      v\n  [output] {}", output_line(arch));
+    s
+}
+
+/// The stack bytes of an evaluation and its largest buffers
+/// (`nnue_spec::stack_bytes`), and the budget (`nnue_spec::limits`).
+fn stack_lines(arch: &Arch) -> String {
+    use nnue_spec::limits::{self, human_bytes};
+    use nnue_spec::stack_bytes::{evaluation_buffers, stack_bytes};
+    let mut buffers = evaluation_buffers(&arch.transformer, &arch.layers);
+    let total = stack_bytes(&buffers);
+    let mut s = format!(
+        "stack              {total} bytes ({}) per evaluation; budget {} ({} bytes)\n",
+        human_bytes(total),
+        human_bytes(limits::STACK_BUDGET),
+        limits::STACK_BUDGET
+    );
+    buffers.sort_by_key(|b| core::cmp::Reverse(b.bytes));
+    for b in buffers.iter().take(5) {
+        let _ = writeln!(s, "  {:>11}  {}", b.bytes, b.what);
+    }
     s
 }
 

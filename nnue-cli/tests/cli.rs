@@ -228,6 +228,8 @@ fn info_describes_an_architecture() {
         "neon-dotprod  Accumulator tile: 16 registers of 8 lanes (128 lanes), 24 tiles per perspective.",
         "fc_0: sparse-input column kernel, 1 x 512-bit output registers",
         "[output] fc_2[0] + fc_0[15] * 9600 / 8128",
+        "stack              18388 bytes (18.0 KiB) per evaluation; budget 64 KiB (65536 bytes)",
+        "        12288  accumulator lanes, 2 x 3072 i16",
     ] {
         assert!(text.contains(needle), "missing `{needle}` in:\n{text}");
     }
@@ -239,4 +241,10 @@ fn info_describes_an_architecture() {
     assert_eq!(svg.matches("<rect").count(), 9, "transformer, 7 layers and the output");
     let err = error_line(&nnue(&["info", "--arch", "/nonexistent.ron"]));
     assert!(err.contains("cannot read /nonexistent.ron"), "{err}");
+    // Over the stack budget: the error at the value, naming both.
+    let wide = std::fs::read_to_string(support::repo().join("archs/sfnnv9-small.ron")).unwrap().replace("outputs: 32", "outputs: 1000000");
+    let wide = temp("wide.ron", wide.as_bytes());
+    let err = error_line(&nnue(&["info", "--arch", wide.to_str().unwrap()]));
+    assert!(err.starts_with(&format!("nnue: {}:23:48: fc_1 outputs 1000000: an evaluation would keep ", wide.display())), "{err}");
+    assert!(err.contains("over the 65536-byte (64 KiB) budget"), "{err}");
 }

@@ -1,5 +1,6 @@
 //! The architecture language of nnue: a RON schema ([`schema`]), its checks
-//! ([`validate`]) and the validated IR ([`ir`]) that code generation reads.
+//! ([`validate`], with the size [`limits`] and the [`stack_bytes`] of an
+//! evaluation) and the validated IR ([`ir`]) that code generation reads.
 //!
 //! This crate knows nothing of `syn` or `quote`; the macro, the CLI and the
 //! tests all call [`parse`].
@@ -13,8 +14,10 @@
 pub mod feature_sets;
 pub mod hash;
 pub mod ir;
+pub mod limits;
 pub mod schema;
 pub mod source_map;
+pub mod stack_bytes;
 pub mod validate;
 
 use std::fmt;

@@ -9,6 +9,7 @@ use crate::ir::{
     Arch, BucketSelect, Element, FeatureSet, Forward, Layer, LayerKind, LayerStacks, Output, Slice, Source,
     Transformer, TransformerOutput, ValueType,
 };
+use crate::limits;
 use crate::schema::{self, IntType, LayerSpec, NetworkSpec};
 
 /// A problem with the value at `path` (e.g. `layers[2].input`).
@@ -54,6 +55,9 @@ pub fn validate(spec: &NetworkSpec) -> Result<Arch, Vec<Problem>> {
     let layers = v.layers(&spec.layers, transformer.output_dimensions);
     let output = v.output(&spec.output, &layers);
     v.unused_layers(&layers, output.as_ref());
+    let feature_rows = features.iter().map(|f| f.dimensions).sum();
+    let over = limits::check(feature_rows, &transformer, stacks.count, &layers, &v.problems);
+    v.problems.extend(over);
     match (v.problems.is_empty(), output) {
         (true, Some(output)) => {
             let hashes = hash::compute(&features, transformer.dimensions, &layers);
@@ -157,7 +161,7 @@ impl Validator {
         let dims = spec.dimensions;
         let (output, output_dimensions, block, top) = match spec.output {
             schema::TransformerOutput::ClippedReLU { max } => {
-                (TransformerOutput::ClippedReLU { max }, 2 * dims, TRANSFORMER_BLOCK, max)
+                (TransformerOutput::ClippedReLU { max }, dims.saturating_mul(2), TRANSFORMER_BLOCK, max)
             }
             schema::TransformerOutput::Pairwise { max, divisor } => {
                 if divisor <= 0 || divisor.count_ones() != 1 {
@@ -251,7 +255,7 @@ impl Validator {
                     let len = slice.map_or(0, |s| s.len);
                     Layer {
                         name: name.to_owned(),
-                        kind: LayerKind::Affine { padded_inputs: len.div_ceil(AFFINE_PADDING) * AFFINE_PADDING, sparse: *sparse },
+                        kind: LayerKind::Affine { padded_inputs: len.div_ceil(AFFINE_PADDING).saturating_mul(AFFINE_PADDING), sparse: *sparse },
                         inputs: slice.into_iter().collect(),
                         input_dimensions: len,
                         output_dimensions: *outputs,
@@ -288,7 +292,7 @@ impl Validator {
                         .enumerate()
                         .filter_map(|(j, s)| self.input(&format!("{at}.inputs[{j}]"), s, &layers, transformer_outputs, ValueType::U8))
                         .collect();
-                    let len = slices.iter().map(|s| s.len).sum();
+                    let len = slices.iter().fold(0usize, |sum, s| sum.saturating_add(s.len));
                     Layer {
                         name: name.to_owned(),
                         kind: LayerKind::Concat,
@@ -463,7 +467,7 @@ fn parse_reference(s: &str) -> Option<(&str, Option<(usize, usize)>)> {
         Some((a, b)) => (a.trim().parse().ok()?, b.trim().parse().ok()?),
         None => {
             let i: usize = inner.trim().parse().ok()?;
-            (i, i + 1)
+            (i, i.checked_add(1)?)
         }
     };
     is_identifier(name).then_some((name, Some(range)))
@@ -480,5 +484,7 @@ mod tests {
         assert_eq!(parse_reference("fc_0[15]"), Some(("fc_0", Some((15, 16)))));
         assert_eq!(parse_reference("fc_0[15"), None);
         assert_eq!(parse_reference("0fc"), None);
+        // The index after the largest `usize` does not exist: not a reference (no overflow).
+        assert_eq!(parse_reference("fc_0[18446744073709551615]"), None);
     }
 }

@@ -9,11 +9,11 @@ use super::{Int, Interval, OverflowProof};
 /// zeros). Records `{name} sums` (i32) and `{name} pair sums` (i16: the SIMD
 /// kernels without VNNI add two `u8 x i8` products in an i16 lane before
 /// widening). Returns each output's range as held in i32.
-pub fn affine(
+pub fn affine<const OUT: usize>(
     proof: &mut OverflowProof,
     name: &str,
     stack: usize,
-    biases: &[i32],
+    biases: &[i32; OUT],
     weights: &[i8],
     padded: usize,
     input: &[Interval],

@@ -7,7 +7,10 @@ use crate::reader::{Encoding, NetReader};
 /// An affine layer with `IN` inputs and `OUT` outputs. In the file (and here)
 /// the weights are row-major, each row padded with zeros to `PADDED` inputs.
 pub struct Affine<const IN: usize, const PADDED: usize, const OUT: usize> {
-    pub biases: [i32; OUT],
+    /// On the heap, like the weights: a layer stack is built and moved by
+    /// value while loading, and inline biases of a wide layer would make
+    /// every copy that much stack.
+    pub biases: Box<[i32; OUT]>,
     /// `OUT` rows of `PADDED` weights, or the column layout of
     /// [`crate::kernels::layout::to_columns`] after [`Self::to_columns`].
     pub weights: AlignedSlice<i8>,
@@ -20,8 +23,8 @@ impl<const IN: usize, const PADDED: usize, const OUT: usize> Affine<IN, PADDED, 
     /// Reads the biases, then the weights; `what` names the layer in errors.
     pub fn read(r: &mut NetReader<'_>, what: &str) -> Result<Self, LoadError> {
         let () = Self::SHAPE_OK;
-        let mut biases = [0; OUT];
-        r.ints(&format!("{what} biases"), Encoding::Raw, 1, &mut biases)?;
+        let mut biases: Box<[i32; OUT]> = vec![0; OUT].into_boxed_slice().try_into().expect("OUT values");
+        r.ints(&format!("{what} biases"), Encoding::Raw, 1, &mut biases[..])?;
         let mut weights = AlignedSlice::zeroed(OUT * PADDED);
         r.ints(&format!("{what} weights"), Encoding::Raw, 1, &mut weights)?;
         let nonzero_padding = weights.chunks_exact(PADDED).map(|row| row[IN..].iter().filter(|&&w| w != 0).count()).sum();

@@ -1,0 +1,3 @@
+nnue::nnue!(include "layer_outputs_typo.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "row_layer_over_stack_budget.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "too_many_layer_stacks.ron");
+
+fn main() {}

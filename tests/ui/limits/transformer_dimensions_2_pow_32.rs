@@ -1,0 +1,3 @@
+nnue::nnue!(include "transformer_dimensions_2_pow_32.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "transformer_weights_too_large.ron");
+
+fn main() {}
