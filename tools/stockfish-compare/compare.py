@@ -1,0 +1,480 @@
+#!/usr/bin/env python3
+"""Side-by-side speed comparison of `nnue bench` with Stockfish's own NNUE code.
+
+For one net, this script
+  1. builds the Stockfish release that goes with the net (see NETS below) from a
+     Stockfish git repository (bare or not), with the harness of harness/
+     compiled in (two added UCI commands: `nnuebench` and `nnuedump`); builds
+     are cached under --build-dir, keyed by tag, ARCH and the harness's hash;
+  2. makes that Stockfish load the net through its own UCI option (EvalFile, or
+     EvalFileSmall for the small net of the two-net releases), dumps its raw
+     outputs over tests/reference/fens.txt and checks them against
+     tests/reference/<tag>/<file>.tsv (any difference: exit status 1);
+  3. runs --rounds interleaved rounds: in each round Stockfish's harness and
+     `nnue bench` time the same operations on the same positions and moves
+     (tests/reference/timing_moves.tsv), one after the other, both pinned to
+     the same core with `taskset -c`;
+  4. prints a markdown table per backend: for each operation the fastest round
+     of each program (ns per position), the fastest-round ratio ours/Stockfish
+     and the median of the per-round ratios, with the CPU, the date, the nnue
+     commit and the command line; plus a Stockfish-only row "do+undo only"
+     (its move making alone, the non-NNUE part of its `move + eval`).
+
+Which Stockfish code goes with which net (the default tag is the first one):
+
+  nn-82215d0fd0df        sf_12     (EvalFile; HalfKP 256, SFNNv1)
+  nn-37f18f62d772        sf_17.1, sf_16.1 or sf_18   (EvalFileSmall; L1=128 small net)
+  sfnnv8-standin-l2560   sf_16.1   (EvalFile; SFNNv8-shaped stand-in, L1=2560)
+  nn-1c0000000000        sf_17.1   (EvalFile; SFNNv9, L1=3072)
+  nn-c288c895ea92        sf_18     (EvalFile; SFNNv10, threat inputs)
+  nn-1a298aa575a0        stockfish-dev-20260803-762dd1da (EvalFile; SFNNv16, threat inputs)
+
+`nnue bench` cannot load the last two yet (threat inputs); for them only the
+Stockfish side runs (use --stockfish-only; the dump check runs as usual).
+
+Example:
+  python3 tools/stockfish-compare/compare.py --stockfish /path/to/Stockfish \\
+      --net nn-1c0000000000 --rounds 3
+"""
+
+import argparse
+import datetime
+import hashlib
+import os
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+HARNESS = HERE / "harness"
+REFERENCE = REPO / "tests" / "reference"
+
+# Per tag: the harness file for its NNUE API, whether it has a refresh cache
+# (refresh_hot exists), and the two UCI options naming its big and small nets
+# (None: one net only).
+TAGS = {
+    "sf_12": dict(harness="harness_sf12.cpp", hook="sf12", refresh_cache=False, small_option=None),
+    "sf_16.1": dict(harness="harness_sf16.cpp", hook="sf16", refresh_cache=False, small_option="EvalFileSmall"),
+    "sf_17.1": dict(harness="harness_sf17.cpp", hook="sf17", refresh_cache=True, small_option="EvalFileSmall"),
+    "sf_18": dict(harness="harness_sf18.cpp", hook="sf17", refresh_cache=True, small_option="EvalFileSmall"),
+    "stockfish-dev-20260803-762dd1da": dict(
+        harness="harness_dev.cpp", hook="sf17", refresh_cache=True, small_option=None
+    ),
+}
+
+# Per net: its tags (first = default), which slot it takes in them
+# ("big" = EvalFile, "small" = EvalFileSmall), the reference file name under
+# tests/reference/<dir>/, and whether `nnue bench` supports it.
+NETS = {
+    "nn-82215d0fd0df": dict(tags=["sf_12"], slot="big", ref="nn-82215d0fd0df.tsv", ours=True),
+    "nn-37f18f62d772": dict(tags=["sf_17.1", "sf_16.1", "sf_18"], slot="small", ref="nn-37f18f62d772.tsv", ours=True),
+    "sfnnv8-standin-l2560": dict(tags=["sf_16.1"], slot="big", ref="standin-l2560.tsv", ours=True),
+    "nn-1c0000000000": dict(tags=["sf_17.1"], slot="big", ref="nn-1c0000000000.tsv", ours=True),
+    "nn-c288c895ea92": dict(tags=["sf_18"], slot="big", ref="nn-c288c895ea92.tsv", ours=False),
+    "nn-1a298aa575a0": dict(tags=["stockfish-dev-20260803-762dd1da"], slot="big", ref="nn-1a298aa575a0.tsv", ours=False),
+}
+
+# The reference directory of a tag (tests/reference/<dir>).
+REF_DIR = {"stockfish-dev-20260803-762dd1da": "sf_head"}
+
+# Our backend name -> Stockfish's ARCH.
+ARCHS = {"avx2": "x86-64-avx2", "avx512-vnni": "x86-64-vnni512"}
+
+OP_NAMES = {
+    "refresh": "refresh",
+    "refresh_hot": "refresh, cache hot",
+    "eval": "eval, acc. ready",
+    "forward": "forward",
+    "move": "move + eval",
+}
+# Timed on the Stockfish side only, next to `move`: Stockfish's own move making
+# (do_move + undo_move, and its accumulator stack's push/pop from 17.1 on),
+# the part of its `move + eval` that is not NNUE work.
+DOMOVE_NAME = "do+undo only (Stockfish's move making, inside its move + eval)"
+
+# The columns of the reference files the dump is compared on.
+DUMP_COLUMNS_SF12 = ["output_raw"]
+DUMP_COLUMNS = (
+    ["bucket"]
+    + [f"psqt_{b}" for b in range(8)]
+    + [f"positional_{b}" for b in range(8)]
+    + [f"psqtacc_stm_{b}" for b in range(8)]
+    + [f"psqtacc_nstm_{b}" for b in range(8)]
+)
+
+
+def die(message):
+    print(f"compare.py: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def cpu_flags():
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("flags"):
+                return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def cpu_model():
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown CPU"
+
+
+def find_net(name):
+    """The .nnue file for --net (a path, or a name looked up in the net caches)."""
+    p = Path(name)
+    if p.is_file():
+        return p.resolve()
+    stem = name[:-5] if name.endswith(".nnue") else name
+    dirs = []
+    if os.environ.get("NNUE_NETS_DIR"):
+        dirs.append(Path(os.environ["NNUE_NETS_DIR"]))
+    dirs += [REPO / ".cache" / "nets", Path.home() / ".cache" / "nnue" / "nets"]
+    for d in dirs:
+        if (d / f"{stem}.nnue").is_file():
+            return (d / f"{stem}.nnue").resolve()
+    die(f"net {name} not found (looked in {', '.join(map(str, dirs))}; set NNUE_NETS_DIR)")
+
+
+def net_key(path):
+    stem = path.name[:-5] if path.name.endswith(".nnue") else path.name
+    if stem not in NETS:
+        die(f"{path.name}: unknown net (known: {', '.join(NETS)})")
+    return stem
+
+
+# Bump when patch_sources() or the make command changes (cached builds are
+# keyed by this and the harness files).
+PATCH_VERSION = "patch-1"
+
+
+def harness_hash(tag):
+    h = hashlib.sha256()
+    for name in ["nnue_compare_common.h", TAGS[tag]["harness"]]:
+        h.update((HARNESS / name).read_bytes())
+    h.update(PATCH_VERSION.encode())
+    return h.hexdigest()[:12]
+
+
+def git_dir_args(stockfish):
+    p = Path(stockfish).resolve()
+    if not p.exists():
+        die(f"--stockfish {stockfish}: no such path")
+    return ["git", "-C", str(p)]
+
+
+def patch_sources(src, tag):
+    """Adds the harness to the Makefile and its two commands to the UCI loop."""
+    cfg = TAGS[tag]
+    shutil.copy(HARNESS / "nnue_compare_common.h", src / "nnue_compare_common.h")
+    shutil.copy(HARNESS / cfg["harness"], src / "nnue_compare.cpp")
+
+    makefile = src / "Makefile"
+    text = makefile.read_text()
+    if "nnue_compare.cpp" not in text:
+        text, n = re.subn(r"^SRCS = ", "SRCS = nnue_compare.cpp ", text, count=1, flags=re.M)
+        if n != 1:
+            die(f"{makefile}: no `SRCS = ` line to add the harness to")
+        makefile.write_text(text)
+
+    uci = src / "uci.cpp"
+    text = uci.read_text()
+    if "nnue_compare_command" in text:
+        return
+    if cfg["hook"] == "sf12":
+        decl = "void nnue_compare_command(const std::string&, std::istream&);"
+        call = "::nnue_compare_command(token, is);"
+    elif cfg["hook"] == "sf16":
+        decl = ("namespace Stockfish { class UCI; }\n"
+                "void nnue_compare_command(const Stockfish::UCI&, const std::string&, std::istream&);")
+        call = "::nnue_compare_command(*this, token, is);"
+    else:
+        decl = ("namespace Stockfish { class Engine; }\n"
+                "void nnue_compare_command(Stockfish::Engine&, const std::string&, std::istream&);")
+        call = "::nnue_compare_command(engine, token, is);"
+    includes = list(re.finditer(r"^#include .*$", text, flags=re.M))
+    if not includes:
+        die(f"{uci}: no #include line")
+    at = includes[-1].end()
+    text = text[:at] + "\n\n// tools/stockfish-compare (nnue): the harness's entry point\n" + decl + "\n" + text[at:]
+    m = re.search(r'^([ \t]*)else if \(token == "d"\)', text, flags=re.M)
+    if not m:
+        die(f'{uci}: no `else if (token == "d")` line in the UCI loop')
+    line = f'{m.group(1)}else if (token == "nnuebench" || token == "nnuedump")\n{m.group(1)}    {call}\n'
+    text = text[: m.start()] + line + text[m.start():]
+    uci.write_text(text)
+
+
+def build(stockfish, tag, arch, build_dir):
+    """Builds (or reuses) Stockfish at `tag` with the harness; returns the binary."""
+    if tag not in TAGS:
+        die(f"unknown tag {tag}")
+    if not (HARNESS / TAGS[tag]["harness"]).is_file():
+        die(f"no harness for {tag} yet ({TAGS[tag]['harness']} is missing)")
+    key = harness_hash(tag)
+    root = Path(build_dir) / f"{tag}-{arch}"
+    exe = root / "src" / "stockfish"
+    stamp = root / "nnue_compare.stamp"
+    if exe.is_file() and stamp.is_file() and stamp.read_text().strip() == key:
+        log(f"[build] {tag} {arch}: cached ({exe})")
+        return exe
+    log(f"[build] {tag} {arch}: extracting sources into {root}")
+    if root.exists():
+        shutil.rmtree(root)
+    root.mkdir(parents=True)
+    git = git_dir_args(stockfish)
+    archive = subprocess.run(git + ["archive", "--format=tar", tag, "src"], stdout=subprocess.PIPE)
+    if archive.returncode != 0:
+        die(f"git archive {tag} failed in {stockfish}")
+    subprocess.run(["tar", "-x", "-C", str(root)], input=archive.stdout, check=True)
+    src = root / "src"
+    patch_sources(src, tag)
+    # `make build` is `net config-sanity` + `all` (and in later releases
+    # config-sanity needs `net` too); `net` would download the release's default
+    # nets, which are not needed: the net under test is loaded through EvalFile,
+    # so the build embeds no net. `all` compiles with the same flags as `build`.
+    cmd = ["make", "-j2", "all", f"ARCH={arch}", "COMP=gcc",
+           "EXTRACXXFLAGS=-DNNUE_EMBEDDING_OFF"]
+    log(f"[build] {tag} {arch}: {' '.join(cmd)} (in {src})")
+    out = subprocess.run(cmd, cwd=src, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    (root / "build.log").write_text(out.stdout)
+    if out.returncode != 0 or not exe.is_file():
+        sys.stderr.write(out.stdout[-6000:])
+        die(f"build of {tag} {arch} failed (log: {root / 'build.log'})")
+    stamp.write_text(key + "\n")
+    return exe
+
+
+def run_stockfish(exe, core, net, slot, tag, commands, timeout=7200):
+    """Starts Stockfish pinned to `core`, loads `net`, runs `commands`; returns stdout lines."""
+    option = "EvalFile" if slot == "big" else TAGS[tag]["small_option"]
+    lines = [f"setoption name {option} value {net}", "isready"] + commands + ["quit"]
+    cmd = ["taskset", "-c", str(core), str(exe)]
+    out = subprocess.run(cmd, input="\n".join(lines) + "\n", stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, timeout=timeout, cwd=exe.parent)
+    result = out.stdout.splitlines()
+    for line in result:
+        if line.startswith("nnue_compare_error"):
+            die(f"Stockfish harness: {line.split(chr(9), 1)[1]}")
+    loaded = [l.split("\t", 1)[1] for l in result if l.startswith("nnue_compare_net\t")]
+    if loaded and loaded[0] != str(net):
+        die(f"Stockfish did not load {net} (its {option} net is `{loaded[0]}`)")
+    return result
+
+
+def read_tsv(path):
+    rows = []
+    with open(path) as f:
+        header = f.readline().rstrip("\n").split("\t")
+        for line in f:
+            line = line.rstrip("\n")
+            if line:
+                rows.append(dict(zip(header, line.split("\t"))))
+    return header, rows
+
+
+def dump_check(exe, core, net, slot, tag):
+    """Dumps Stockfish's raw outputs over fens.txt and compares them with the reference file."""
+    ref_path = REFERENCE / REF_DIR.get(tag, tag) / NETS[net_key(net)]["ref"]
+    if not ref_path.is_file():
+        die(f"no reference file {ref_path}")
+    fens = REFERENCE / "fens.txt"
+    out = run_stockfish(exe, core, net, slot, tag, [f"nnuedump {slot} {fens}"])
+    start = next((i for i, l in enumerate(out) if l.startswith("fen\t")), None)
+    if start is None or "nnuedump\tdone" not in out:
+        sys.stderr.write("\n".join(out[-20:]) + "\n")
+        die("nnuedump gave no table")
+    header = out[start].split("\t")
+    got = [dict(zip(header, l.split("\t"))) for l in out[start + 1: out.index("nnuedump\tdone")]]
+    _, ref = read_tsv(ref_path)
+    columns = DUMP_COLUMNS_SF12 if tag == "sf_12" else DUMP_COLUMNS
+    if len(got) != len(ref):
+        die(f"dump check: {len(got)} rows from Stockfish, {len(ref)} in {ref_path}")
+    mismatches = []
+    for i, (g, r) in enumerate(zip(got, ref)):
+        if g["fen"] != r["fen"]:
+            die(f"dump check: row {i + 1}: FEN `{g['fen']}` but reference has `{r['fen']}`")
+        bad = [c for c in columns if g.get(c) != r.get(c)]
+        if bad:
+            mismatches.append((i + 1, g["fen"], [(c, g.get(c), r.get(c)) for c in bad[:4]]))
+    rel = ref_path.relative_to(REPO)
+    if mismatches:
+        for row, fen, diffs in mismatches[:10]:
+            log(f"  row {row} {fen}: " + ", ".join(f"{c}: Stockfish {a}, reference {b}" for c, a, b in diffs))
+        die(f"dump check FAILED: {len(mismatches)} of {len(ref)} rows differ from {rel}")
+    summary = f"dump check: {len(ref)}/{len(ref)} rows equal {rel} (columns: {', '.join(columns) if len(columns) < 3 else 'bucket, psqt_0..7, positional_0..7, psqtacc_stm_0..7, psqtacc_nstm_0..7'})"
+    log(summary)
+    return summary
+
+
+def parse_stockfish_bench(lines):
+    result = {}
+    for l in lines:
+        f = l.split("\t")
+        if f[0] == "nnuebench" and len(f) >= 3 and f[1] != "done":
+            result[f[1]] = float(f[2])
+    if not result:
+        sys.stderr.write("\n".join(lines[-20:]) + "\n")
+        die("Stockfish's nnuebench printed nothing")
+    return result
+
+
+def run_ours(nnue, core, net, isa, moves, runs, ops):
+    cmd = ["taskset", "-c", str(core), str(nnue), "bench", "--net", str(net), "--isa", isa,
+           "--moves", str(moves), "--ops", ",".join(ops), "--runs", str(runs)]
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if out.returncode != 0:
+        die(f"{' '.join(cmd)} failed: {out.stderr.strip()}")
+    lines = [l for l in out.stdout.splitlines() if l.strip()]
+    header, row = lines[0].split("\t"), lines[1].split("\t")
+    by_name = dict(zip(header, row))
+    result = {}
+    for op in ops:
+        cell = by_name.get(f"{OP_NAMES[op]} (ns)")
+        if cell is None:
+            die(f"nnue bench printed no column for {op}: {lines[0]}")
+        result[op] = float(cell)
+    return result
+
+
+def fmt(x):
+    return "-" if x is None else f"{x:.0f}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--stockfish", required=True, help="a Stockfish git repository (bare or checkout) holding the tags")
+    ap.add_argument("--net", required=True, help="net name (e.g. nn-1c0000000000) or path to the .nnue file")
+    ap.add_argument("--tag", help="Stockfish tag (default: the net's first tag, see above)")
+    ap.add_argument("--isa", default="avx2",
+                    help="backend: avx2, avx512-vnni, or all (avx512-vnni only where the CPU has avx512_vnni)")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
+    ap.add_argument("--runs", type=int, default=21, help="timed passes per round and program (median; default 21)")
+    ap.add_argument("--ops", help="comma-separated operations (default: all the tag has)")
+    ap.add_argument("--nnue", default=str(REPO / "target" / "release" / "nnue"), help="our binary (default target/release/nnue)")
+    ap.add_argument("--moves", default=str(REFERENCE / "timing_moves.tsv"))
+    ap.add_argument("--core", type=int, default=1, help="the core both programs are pinned to (default 1)")
+    ap.add_argument("--build-dir", default=str(Path.home() / ".cache" / "nnue" / "stockfish-builds"))
+    ap.add_argument("--stockfish-only", action="store_true", help="time Stockfish only (nets nnue cannot load)")
+    ap.add_argument("--dump-only", action="store_true", help="build and run the dump check only")
+    ap.add_argument("--skip-dump-check", action="store_true")
+    ap.add_argument("--no-domove", action="store_true",
+                    help="do not time Stockfish's move making alone (the extra do+undo row)")
+    args = ap.parse_args()
+
+    net = find_net(args.net)
+    key = net_key(net)
+    info = NETS[key]
+    tag = args.tag or info["tags"][0]
+    if tag not in info["tags"]:
+        die(f"{key} goes with {', '.join(info['tags'])}, not {tag}")
+    cfg = TAGS[tag]
+    flags = cpu_flags()
+    if args.isa == "all":
+        isas = ["avx2"] + (["avx512-vnni"] if "avx512_vnni" in flags else [])
+    elif args.isa in ARCHS:
+        isas = [args.isa]
+        if args.isa == "avx512-vnni" and "avx512_vnni" not in flags:
+            die("this CPU has no avx512_vnni")
+    else:
+        die(f"--isa must be one of {', '.join(ARCHS)} or all")
+    ops = args.ops.split(",") if args.ops else [o for o in OP_NAMES if o != "refresh_hot" or cfg["refresh_cache"]]
+    for op in ops:
+        if op not in OP_NAMES or (op == "refresh_hot" and not cfg["refresh_cache"]):
+            die(f"operation {op} is not available for {tag}")
+    sf_ops = ops + (["domove"] if "move" in ops and not args.no_domove else [])
+    stockfish_only = args.stockfish_only
+    if not info["ours"] and not stockfish_only and not args.dump_only:
+        die(f"nnue bench cannot load {key} yet (threat inputs): rerun with --stockfish-only")
+    nnue = Path(args.nnue)
+    if not stockfish_only and not args.dump_only and not nnue.is_file():
+        die(f"no nnue binary at {nnue} (cargo build --release -p nnue-cli)")
+
+    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE,
+                            text=True).stdout.strip() or "unknown"
+    commit_time = subprocess.run(["git", "-C", str(REPO), "log", "-1", "--format=%ct", "HEAD"], stdout=subprocess.PIPE,
+                                 text=True).stdout.strip()
+    binary_note = ""
+    if not stockfish_only and not args.dump_only:
+        built = nnue.stat().st_mtime
+        binary_note = "; binary %s built %s" % (
+            nnue, datetime.datetime.fromtimestamp(built, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
+        if commit_time and built < int(commit_time):
+            binary_note += " (OLDER than the HEAD commit: rebuild with cargo build --release -p nnue-cli)"
+            log(f"warning: {nnue} is older than HEAD ({commit})")
+    report = [
+        f"## {key} (Stockfish {tag})",
+        "",
+        f"- command: `{' '.join(shlex.quote(a) for a in sys.argv)}`",
+        f"- date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
+        f"- CPU: {cpu_model()}; both programs pinned to core {args.core} (`taskset -c {args.core}`)",
+        f"- nnue commit (HEAD): {commit}{binary_note}",
+        f"- net: {net}",
+        (f"- dump check only" if args.dump_only else
+         f"- {args.rounds} interleaved rounds, each program {args.runs} timed passes per round (median of passes)"),
+        "- load average at start: %.2f %.2f %.2f (this is a shared machine: other work inflates and scatters the "
+        "numbers; compare the two programs only within this table)" % os.getloadavg(),
+    ]
+    for isa in isas:
+        arch = ARCHS[isa]
+        exe = build(args.stockfish, tag, arch, args.build_dir)
+        if not args.skip_dump_check:
+            report.append(f"- {arch}: " + dump_check(exe, args.core, net, info["slot"], tag))
+        if args.dump_only:
+            continue
+        sf_rounds, our_rounds = [], []
+        for r in range(args.rounds):
+            log(f"[round {r + 1}/{args.rounds}] {isa}: Stockfish {tag}")
+            out = run_stockfish(exe, args.core, net, info["slot"], tag,
+                                [f"nnuebench {info['slot']} {Path(args.moves).resolve()} {args.runs} {','.join(sf_ops)}"])
+            sf_rounds.append(parse_stockfish_bench(out))
+            log(f"    Stockfish: " + ", ".join(f"{o} {sf_rounds[-1][o]:.0f}" for o in sf_ops))
+            if not stockfish_only:
+                log(f"[round {r + 1}/{args.rounds}] {isa}: nnue bench")
+                our_rounds.append(run_ours(nnue, args.core, net, isa, args.moves, args.runs, ops))
+                log(f"    nnue: " + ", ".join(f"{o} {our_rounds[-1][o]:.0f}" for o in ops))
+        report += ["", f"### backend {isa} (Stockfish ARCH={arch})", ""]
+        if stockfish_only:
+            report += ["Our side: unsupported (nnue bench cannot load this net yet); Stockfish only.", "",
+                       "| operation | Stockfish fastest (ns) | Stockfish median of rounds (ns) |", "|---|---:|---:|"]
+            for op in sf_ops:
+                vals = [r[op] for r in sf_rounds]
+                name = DOMOVE_NAME if op == "domove" else OP_NAMES[op]
+                report.append(f"| {name} | {fmt(min(vals))} | {fmt(statistics.median(vals))} |")
+        else:
+            report += ["| operation | nnue fastest (ns) | Stockfish fastest (ns) | ratio of fastest (nnue/SF) "
+                       "| median of per-round ratios |", "|---|---:|---:|---:|---:|"]
+            for op in ops:
+                ours = [r[op] for r in our_rounds]
+                sf = [r[op] for r in sf_rounds]
+                ratios = [o / s if s > 0 else float("nan") for o, s in zip(ours, sf)]
+                best = min(ours) / min(sf) if min(sf) > 0 else float("nan")
+                report.append(f"| {OP_NAMES[op]} | {fmt(min(ours))} | {fmt(min(sf))} | {best:.2f} "
+                              f"| {statistics.median(ratios):.2f} |")
+            if "domove" in sf_ops:
+                sf = [r["domove"] for r in sf_rounds]
+                report.append(f"| {DOMOVE_NAME} | - | {fmt(min(sf))} | - | - |")
+    report.append("")
+    report.append("load average at end: %.2f %.2f %.2f" % os.getloadavg())
+    print("\n".join(report))
+
+
+if __name__ == "__main__":
+    main()
