@@ -16,6 +16,7 @@ nnue::nnue!(include "sfnnv6.ron");
 nnue::nnue!(include "sfnnv8.ron");
 nnue::nnue!(include "sfnnv9.ron");
 nnue::nnue!(include "sfnnv9-small.ron");
+nnue::nnue!(include "sfnnv10.ron");
 
 /// How the reference file states the entry point's value.
 enum Value {
@@ -32,18 +33,26 @@ enum Value {
 
 /// Checks every backend this CPU runs.
 fn check(file: &str, net_name: &str, entry: ArchEntry, value: Value) {
+    check_loaded(file, net_name, entry, value, nnue::runtime::LoadOptions::default());
+}
+
+/// [`check`] with `options` (their backend is replaced by each in turn).
+fn check_loaded(file: &str, net_name: &str, entry: ArchEntry, value: Value, options: nnue::runtime::LoadOptions) {
     let reference = Reference::read(file);
     let bytes = std::fs::read(net(net_name)).unwrap();
     for isa in support::isas() {
-        let network: Box<dyn AnyNetwork> = (entry.load)(&bytes, nnue::runtime::LoadOptions::isa(isa)).unwrap_or_else(|e| panic!("{net_name}: {e}"));
+        let options = nnue::runtime::LoadOptions { isa: Some(isa), ..options };
+        let network: Box<dyn AnyNetwork> = (entry.load)(&bytes, options).unwrap_or_else(|e| panic!("{net_name}: {e}"));
         assert_eq!(network.isa(), isa);
+        if !options.allow_overflow {
+            assert!(network.overflow_proof().holds(), "{file}: the net loaded, so its overflow proof holds");
+        }
         check_network(&reference, file, &*network, &value);
     }
 }
 
 fn check_network(reference: &Reference, file: &str, network: &dyn AnyNetwork, value: &Value) {
     let stacks = network.arch().layer_stacks;
-    assert!(network.overflow_proof().holds(), "{file}: the net loaded, so its overflow proof holds");
     assert!(reference.rows.len() > 1000, "{}: only {} rows", reference.path.display(), reference.rows.len());
     let mut mismatches = Vec::new();
     for (i, row) in reference.rows.iter().enumerate() {
@@ -164,5 +173,19 @@ fn sf_18_small_net() {
         "nn-37f18f62d772.nnue",
         sfnnv9_small::ENTRY,
         Value::Sum("nnue_psqt_div16", "nnue_positional_div16"),
+    );
+}
+
+/// Stockfish 18's big net, FullThreats + HalfKAv2_hm. Loaded with overflow
+/// allowed: the proof's bound on the threat part (any 256 of its rows per
+/// lane) is too coarse to prove this net, see `overflow::rows`.
+#[test]
+fn sf_18_sfnnv10() {
+    check_loaded(
+        "sf_18/nn-c288c895ea92.tsv",
+        "nn-c288c895ea92.nnue",
+        sfnnv10::ENTRY,
+        Value::Sum("nnue_psqt_div16", "nnue_positional_div16"),
+        nnue::runtime::LoadOptions { isa: None, allow_overflow: true },
     );
 }
