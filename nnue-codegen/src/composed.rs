@@ -169,23 +169,38 @@ pub fn methods(arch: &Arch) -> TokenStream {
 }
 
 /// The transformer part of the overflow proof: the first per-piece set by
-/// its king views, every other set by its rows; the PSQT ranges in `psqt`.
+/// its king views, FullThreats by one attacker per square, every other set
+/// by its rows alone; the PSQT ranges in `psqt`.
 pub fn proof(arch: &Arch) -> TokenStream {
     let rt = runtime();
     let first = arch.features.iter().position(|f| per_piece(f.kind));
     let count = crate::tokens::int(arch.features.len() - usize::from(first.is_some()));
     let others = arch.features.iter().enumerate().filter(|&(i, _)| Some(i) != first).map(|(_, f)| {
         let (name, label, max) = (field(f.kind), feature_sets::name(f.kind), max_active(f));
-        quote! {
-            #rt::overflow::rows::prove(
-                &mut proof,
-                #label,
-                &transformer.#name.weights,
-                L1,
-                &transformer.#name.psqt_weights,
-                PSQT_BUCKETS,
-                #max,
-            )
+        if f.kind == FeatureSetKind::FullThreats {
+            // One attacker per square, each with its most attacked pieces.
+            quote! {
+                #rt::overflow::threats::prove(
+                    &mut proof,
+                    #label,
+                    &transformer.#name.weights,
+                    L1,
+                    &transformer.#name.psqt_weights,
+                    PSQT_BUCKETS,
+                )
+            }
+        } else {
+            quote! {
+                #rt::overflow::rows::prove(
+                    &mut proof,
+                    #label,
+                    &transformer.#name.weights,
+                    L1,
+                    &transformer.#name.psqt_weights,
+                    PSQT_BUCKETS,
+                    #max,
+                )
+            }
         }
     });
     let psqt = match first.map(|i| &arch.features[i]) {
