@@ -176,16 +176,15 @@ fn sf_18_small_net() {
     );
 }
 
-/// Stockfish 18's big net, FullThreats + HalfKAv2_hm. Loaded with overflow
-/// allowed: the proof's bound on the threat part (any 256 of its rows per
-/// lane) is too coarse to prove this net, see `overflow::rows`.
+/// Stockfish 18's big net, FullThreats + HalfKAv2_hm: every column, the
+/// threat part of the PSQT accumulators included (in `psqt_*`), on every
+/// backend; the net loads only if its overflow proof holds.
 #[test]
 fn sf_18_sfnnv10() {
-    check_loaded(
+    check(
         "sf_18/nn-c288c895ea92.tsv",
         "nn-c288c895ea92.nnue",
         sfnnv10::ENTRY,
         Value::Sum("nnue_psqt_div16", "nnue_positional_div16"),
-        nnue::runtime::LoadOptions { isa: None, allow_overflow: true },
     );
 }

@@ -168,14 +168,25 @@ pub fn methods(arch: &Arch) -> TokenStream {
     }
 }
 
-/// The transformer part of the overflow proof: the first per-piece set by
-/// its king views, FullThreats by one attacker per square, every other set
-/// by its rows alone; the PSQT ranges in `psqt`.
+/// The transformer part of the overflow proof; the PSQT ranges in `psqt`.
+/// The first per-piece set is bounded over its king views; with FullThreats
+/// next to it, both together, square by square (a piece's row and its
+/// attacks come with the same piece); every other set by its rows alone
+/// (FullThreats alone: one attacker per square).
 pub fn proof(arch: &Arch) -> TokenStream {
     let rt = runtime();
     let first = arch.features.iter().position(|f| per_piece(f.kind));
-    let count = crate::tokens::int(arch.features.len() - usize::from(first.is_some()));
-    let others = arch.features.iter().enumerate().filter(|&(i, _)| Some(i) != first).map(|(_, f)| {
+    let threats = arch.features.iter().position(|f| f.kind == FeatureSetKind::FullThreats);
+    let joint = first.zip(threats);
+    let separate: Vec<&FeatureSet> = arch
+        .features
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| Some(i) != first && (joint.is_none() || Some(i) != threats))
+        .map(|(_, f)| f)
+        .collect();
+    let count = crate::tokens::int(separate.len());
+    let others = separate.iter().map(|f| {
         let (name, label, max) = (field(f.kind), feature_sets::name(f.kind), max_active(f));
         if f.kind == FeatureSetKind::FullThreats {
             // One attacker per square, each with its most attacked pieces.
@@ -203,16 +214,36 @@ pub fn proof(arch: &Arch) -> TokenStream {
             }
         }
     });
-    let psqt = match first.map(|i| &arch.features[i]) {
-        Some(f) => {
-            let (name, ty, max) = (field(f.kind), feature_set_type(f.kind), max_active(f));
+    let params = |f: &FeatureSet| {
+        let name = field(f.kind);
+        quote! {
+            let params = #rt::overflow::transformer::TransformerParams {
+                biases: &transformer.biases[..],
+                weights: &transformer.#name.weights,
+                psqt_weights: &transformer.#name.psqt_weights,
+                psqt_buckets: PSQT_BUCKETS,
+            };
+        }
+    };
+    let psqt = match (first.map(|i| &arch.features[i]), joint) {
+        (Some(f), Some((_, t))) => {
+            let (params, ty, threats) = (params(f), feature_set_type(f.kind), field(arch.features[t].kind));
             quote! {
-                let params = #rt::overflow::transformer::TransformerParams {
-                    biases: &transformer.biases[..],
-                    weights: &transformer.#name.weights,
-                    psqt_weights: &transformer.#name.psqt_weights,
-                    psqt_buckets: PSQT_BUCKETS,
-                };
+                #params
+                #rt::overflow::threats::prove_joint(
+                    &mut proof,
+                    <#ty as #rt::FeatureSet>::index,
+                    &params,
+                    &transformer.#threats.weights,
+                    &transformer.#threats.psqt_weights,
+                    &others,
+                )
+            }
+        }
+        (Some(f), None) => {
+            let (params, ty, max) = (params(f), feature_set_type(f.kind), max_active(f));
+            quote! {
+                #params
                 #rt::overflow::transformer::prove_with(
                     &mut proof,
                     <#ty as #rt::FeatureSet>::index,
@@ -222,7 +253,7 @@ pub fn proof(arch: &Arch) -> TokenStream {
                 )
             }
         }
-        None => quote! {
+        (None, _) => quote! {
             #rt::overflow::transformer::prove_rows_only(&mut proof, &transformer.biases[..], PSQT_BUCKETS, &others)
         },
     };

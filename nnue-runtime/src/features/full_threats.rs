@@ -258,6 +258,12 @@ impl FullThreats {
         (relative, from)
     }
 
+    /// The relative piece (`0..12`, as [`FullThreats::attacker`] names
+    /// them) of `piece` seen from `perspective`.
+    pub fn relative_piece(perspective: Color, piece: Piece) -> usize {
+        relative(perspective, piece)
+    }
+
     /// Most pieces one attacker of relative piece `relative` attacks at
     /// once, so most features it has at once: a pawn 2, a bishop or a rook
     /// 4 (one per ray), a knight, a queen or a king 8.

@@ -88,7 +88,7 @@ fn king_views(index: IndexFn) -> Vec<(KingView, Color, Square)> {
 
 /// The pieces that may stand on `square` in a legal position, besides
 /// `perspective`'s own king (which stands on its own square).
-fn pieces_allowed(perspective: Color, square: Square) -> impl Iterator<Item = Piece> {
+pub(super) fn pieces_allowed(perspective: Color, square: Square) -> impl Iterator<Item = Piece> {
     let back_rank = square.rank() == 0 || square.rank() == 7;
     [Color::White, Color::Black]
         .into_iter()
