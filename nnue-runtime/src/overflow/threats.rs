@@ -49,7 +49,7 @@ fn top_positive(values: &mut [i64], k: usize) -> i64 {
 
 /// A piece that may stand on a square: its piece-square feature, its
 /// attacker group, whether it is the perspective's, whether a queen.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 struct Candidate {
     row: Option<usize>,
     group: usize,
@@ -193,6 +193,7 @@ pub fn prove_joint<W: Copy + Into<i64> + Bounded, T: Copy + Into<i64>>(
     // their queens, their others.
     let mut high: [Vec<i64>; 5] = Default::default();
     let mut low: [Vec<i64>; 5] = Default::default();
+    let mut seen = std::collections::HashSet::new();
     for perspective in [Color::White, Color::Black] {
         for king in (0..64).filter_map(Square::new) {
             let orientation = FullThreats::orientation(perspective, king);
@@ -214,6 +215,14 @@ pub fn prove_joint<W: Copy + Into<i64> + Bounded, T: Copy + Into<i64>>(
                         .collect()
                 })
                 .collect();
+            // Views with the same candidates (mirrored or flipped king
+            // squares) have the same bounds.
+            let mut key: Vec<Vec<Candidate>> = squares.clone();
+            key.iter_mut().for_each(|pieces| pieces.sort_unstable());
+            key.sort_unstable();
+            if !seen.insert((own, key)) {
+                continue;
+            }
             // `row(feature, column)` and the threat tops of `width` columns.
             let mut bound = |row: &dyn Fn(usize, usize) -> i64, tops: &GroupTops, base: &dyn Fn(usize) -> i64, mut each: Box<dyn FnMut(usize, Interval) + '_>| {
                 let width = tops.width;
