@@ -240,3 +240,17 @@ fn info_describes_an_architecture() {
     let err = error_line(&nnue(&["info", "--arch", "/nonexistent.ron"]));
     assert!(err.contains("cannot read /nonexistent.ron"), "{err}");
 }
+
+/// Stockfish 18's big net through the command line: found by its header
+/// hash, every column of every sf_18 reference row; the commands that need
+/// an incremental accumulator say that sfnnv10 has none.
+#[test]
+fn eval_fens_matches_stockfish_18_big_net_and_bench_refuses_it() {
+    let reference = Reference::read("sf_18/nn-c288c895ea92.tsv");
+    let fens = support::reference_dir().join("fens.txt");
+    let net = net("nn-c288c895ea92.nnue");
+    let net = net.to_str().unwrap();
+    check_eval_output(&reference, &stdout(&nnue(&["eval", "--net", net, "--fens", fens.to_str().unwrap()])));
+    let err = error_line(&nnue(&["bench", "--net", net, "--runs", "1"]));
+    assert!(err.contains("sfnnv10 has no incremental accumulator yet"), "{err}");
+}
