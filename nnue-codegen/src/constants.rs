@@ -56,6 +56,14 @@ pub fn generate(arch: &Arch) -> TokenStream {
         let (inputs, outputs) = (int(l.input_dimensions), int(l.output_dimensions));
         quote! { #rt::LayerInfo { name: #name, kind: #kind, inputs: #inputs, outputs: #outputs } }
     });
+    let l1_lanes = arch.transformer.dimensions;
+    let weight_bytes: usize = arch
+        .features
+        .iter()
+        .map(|f| f.dimensions * l1_lanes * if f.weight == nnue_spec::ir::IntType::I8 { 1 } else { 2 })
+        .sum();
+    let transformer_bytes =
+        int(2 * l1_lanes + weight_bytes + 4 * arch.feature_dimensions() * arch.transformer.psqt_buckets);
     let features_doc = doc(&format!("Number of input features of {feature_name} (rows of the transformer's weights)."));
     quote! {
         /// The architecture's name.
@@ -97,6 +105,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
             feature_dimensions: FEATURES,
             transformer_dimensions: L1,
             psqt_buckets: PSQT_BUCKETS,
+            transformer_bytes: #transformer_bytes,
             layer_stacks: LAYER_STACKS,
             layers: &[#(#layers),*],
         };
