@@ -188,3 +188,32 @@ fn sf_18_sfnnv10() {
         Value::Sum("nnue_psqt_div16", "nnue_positional_div16"),
     );
 }
+
+/// Stockfish 18's big net: both perspectives' raw PSQT accumulators (the
+/// `psqtacc_*` columns: HalfKAv2_hm's PSQT rows plus the threat part in
+/// `threatacc_*`) equal our accumulator's, which sums both sets, on every
+/// backend.
+#[test]
+fn sf_18_sfnnv10_psqt_accumulators() {
+    use nnue::runtime::Position as _;
+    let reference = Reference::read("sf_18/nn-c288c895ea92.tsv");
+    let bytes = std::fs::read(net("nn-c288c895ea92.nnue")).unwrap();
+    for isa in support::isas() {
+        let network = sfnnv10::Network::from_bytes_with_isa(&bytes, isa).unwrap();
+        let mut accumulator = Box::new(sfnnv10::Accumulator::default());
+        let mut mismatches = 0;
+        for row in &reference.rows {
+            let pos = board(&row["fen"]);
+            network.refresh(&pos, &mut accumulator);
+            let stm = pos.side_to_move();
+            for (side, perspective) in [("stm", stm), ("nstm", stm.flip())] {
+                let expected: Vec<i32> = (0..8).map(|b| row[&format!("psqtacc_{side}_{b}")].parse().unwrap()).collect();
+                if accumulator.psqt[perspective.index()][..] != expected[..] {
+                    mismatches += 1;
+                    eprintln!("{} {side}: ours {:?}, Stockfish {expected:?}", row["fen"], accumulator.psqt[perspective.index()]);
+                }
+            }
+        }
+        assert_eq!(mismatches, 0, "{isa}: {mismatches} of {} perspectives differ", 2 * reference.rows.len());
+    }
+}
