@@ -1,7 +1,8 @@
 //! Bit-exactness against Stockfish: every row of every reference file of
-//! SFNNv1-SFNNv9 nets (`../shared/reference/`), every column our evaluation
+//! SFNNv1-SFNNv10 nets (`tests/reference/`), every column our evaluation
 //! produces: bucket, psqt and positional for every bucket, and the value of
-//! the release's NNUE entry point; on every backend this CPU runs.
+//! the release's NNUE entry point (for SFNNv10 also the raw PSQT
+//! accumulators); on every backend this CPU runs.
 
 mod support;
 
