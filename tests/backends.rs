@@ -122,3 +122,64 @@ backend_tests! {
     sfnnv9_backends_equal_scalar: sfnnv9, "sfnnv9.ron", 12;
     sfnnv9_small_backends_equal_scalar: sfnnv9_small, "sfnnv9-small.ron", 64;
 }
+
+/// Composed transformers (several feature sets, i8 rows, FullThreats) have
+/// no incremental update: on every backend, accumulators refreshed from each
+/// position of random games, the transformer's output, every layer's output
+/// in every stack and the final values equal the scalar backend's.
+macro_rules! refresh_backend_tests {
+    ($($test:ident: $module:ident, $arch:ident, $file:literal, $seed:expr;)*) => {$(
+        mod $module {
+            nnue::nnue!(include $file);
+        }
+
+        #[test]
+        fn $test() {
+            use $module::$arch as arch;
+            let bytes = arch::random_net_file($seed);
+            let scalar = arch::Network::from_bytes_with_isa(&bytes, Isa::Scalar).unwrap();
+            assert!(scalar.overflow_proof().holds());
+            let others: Vec<arch::Network> = support::isas()
+                .into_iter()
+                .filter(|&isa| isa != Isa::Scalar)
+                .map(|isa| arch::Network::from_bytes_with_isa(&bytes, isa).unwrap())
+                .collect();
+            let config = ProptestConfig { cases: 8, failure_persistence: None, ..ProptestConfig::default() };
+            proptest!(config, |(start in 0..support::STARTS.len(), plies in 1..60usize, seed in any::<u64>())| {
+                for (ply, pos) in game(start, plies, seed).iter().enumerate() {
+                    let mut expected = Box::new(arch::Accumulator::default());
+                    scalar.refresh(pos, &mut expected);
+                    let stm = pos.side_to_move();
+                    let mut expected_input = [0u8; arch::TRANSFORMED];
+                    scalar.transform(&expected, stm, &mut expected_input);
+                    prop_assert!(expected_input.iter().any(|&b| b != 0) && expected_input.contains(&0), "ply {}: the random net's transformer output is all zero or all non-zero", ply);
+                    for net in &others {
+                        let mut fresh = Box::new(arch::Accumulator::default());
+                        net.refresh(pos, &mut fresh);
+                        for perspective in [Color::White, Color::Black] {
+                            prop_assert_eq!(net.accumulator_values(&fresh, perspective), scalar.accumulator_values(&expected, perspective), "{} ply {}", net.isa(), ply);
+                        }
+                        prop_assert_eq!(fresh.psqt, expected.psqt, "{} ply {}", net.isa(), ply);
+                        let mut input = [0u8; arch::TRANSFORMED];
+                        net.transform(&fresh, stm, &mut input);
+                        prop_assert!(input == expected_input, "{} transform differs at ply {}", net.isa(), ply);
+                        for bucket in 0..arch::LAYER_STACKS {
+                            let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+                            let a = net.propagate_traced(bucket, &expected_input, |name, out: LayerOutput<'_>| ours.push((name, out.to_vec())));
+                            let b = scalar.propagate_traced(bucket, &expected_input, |name, out: LayerOutput<'_>| theirs.push((name, out.to_vec())));
+                            prop_assert_eq!(&ours, &theirs, "{} bucket {}", net.isa(), bucket);
+                            prop_assert_eq!(a, b);
+                        }
+                        prop_assert_eq!(net.evaluate(pos), scalar.evaluate(pos), "{}", net.isa());
+                    }
+                }
+            });
+        }
+    )*};
+}
+
+refresh_backend_tests! {
+    sfnnv10_backends_equal_scalar: sfnnv10, sfnnv10, "sfnnv10.ron", 0x5EED ^ 10;
+    threats_only_backends_equal_scalar: threats_only, threats_only, "tests/composed/threats-only.ron", 0x5EED ^ 11;
+    two_piece_sets_backends_equal_scalar: two_piece_sets, two_piece_sets, "tests/composed/two-piece-sets.ron", 0x5EED ^ 12;
+}

@@ -47,6 +47,12 @@ fn file() {
     trybuild::TestCases::new().compile_fail("tests/ui/file/*.rs");
 }
 
+/// Feature sets: unknown sets and encodings, duplicates, weight types.
+#[test]
+fn features() {
+    trybuild::TestCases::new().compile_fail("tests/ui/features/*.rs");
+}
+
 /// Valid architectures the generator does not support yet.
 #[test]
 fn unsupported() {

@@ -62,6 +62,15 @@ fn slice_label(arch: &Arch, slice: &Slice) -> String {
     if slice.start == 0 && slice.len == full { String::new() } else { format!("[{}..{}]", slice.start, slice.start + slice.len) }
 }
 
+/// Bytes of one weight of type `ty`.
+fn weight_bytes(ty: nnue_spec::ir::IntType) -> usize {
+    match ty {
+        nnue_spec::ir::IntType::I8 => 1,
+        nnue_spec::ir::IntType::I16 => 2,
+        nnue_spec::ir::IntType::I32 => 4,
+    }
+}
+
 fn nodes(arch: &Arch) -> Vec<Node> {
     let t = &arch.transformer;
     let features: usize = arch.features.iter().map(|f| f.dimensions).sum();
@@ -77,7 +86,9 @@ fn nodes(arch: &Arch) -> Vec<Node> {
             transformer_output(arch)
         ),
         shape: format!("{} u8", t.output_dimensions),
-        bytes: features * t.dimensions * 2 + t.dimensions * 2 + features * t.psqt_buckets * 4,
+        bytes: arch.features.iter().map(|f| f.dimensions * t.dimensions * weight_bytes(f.weight)).sum::<usize>()
+            + t.dimensions * 2
+            + features * t.psqt_buckets * 4,
         inputs: Vec::new(),
     }];
     for layer in &arch.layers {

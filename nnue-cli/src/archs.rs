@@ -14,6 +14,7 @@ nnue!(include "sfnnv7.ron");
 nnue!(include "sfnnv8.ron");
 nnue!(include "sfnnv9.ron");
 nnue!(include "sfnnv9-small.ron");
+nnue!(include "sfnnv10.ron");
 
 /// The compiled architectures. Where two share a header hash (Stockfish's
 /// hash ignores layer input widths: SFNNv4 and SFNNv5 nets carry the same
@@ -29,6 +30,7 @@ pub const ARCHITECTURES: &[ArchEntry] = &[
     sfnnv8::ENTRY,
     sfnnv9::ENTRY,
     sfnnv9_small::ENTRY,
+    sfnnv10::ENTRY,
 ];
 
 /// Loads `bytes` as `options` say with an architecture whose version and header hash match
@@ -53,7 +55,10 @@ pub fn load(bytes: &[u8], options: LoadOptions) -> Result<Box<dyn AnyNetwork>, L
 }
 
 /// Evaluates `$body` with `$bind` bound to `$net` (a `&dyn AnyNetwork`
-/// loaded by [`load`]) as a reference to its concrete network type.
+/// loaded by [`load`]) as a reference to its concrete network type:
+/// `Some(result)`, or `None` for an architecture whose network does not
+/// implement `nnue::runtime::Network` (no incremental accumulator yet:
+/// `sfnnv10`, whose threat features are recomputed from the position).
 macro_rules! with_network {
     ($net:expr, $bind:ident => $body:expr) => {
         with_network!(@arms $net, $bind => $body;
@@ -62,10 +67,19 @@ macro_rules! with_network {
     (@arms $net:expr, $bind:ident => $body:expr; $($arch:ident),*) => {{
         let any = nnue::runtime::AnyNetwork::as_any($net);
         $(if let Some($bind) = any.downcast_ref::<$crate::archs::$arch::Network>() {
-            $body
+            Some($body)
         } else)* {
-            unreachable!("every registered architecture is listed")
+            None
         }
     }};
 }
 pub(crate) use with_network;
+
+/// The error of a command that needs an incremental accumulator, for an
+/// architecture without one.
+pub fn not_incremental(network: &dyn AnyNetwork) -> String {
+    format!(
+        "architecture {} has no incremental accumulator yet (its threat features are recomputed on every evaluation); use `nnue eval`",
+        network.arch().name
+    )
+}

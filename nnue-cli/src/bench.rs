@@ -32,7 +32,8 @@ pub fn run(net: &Path, isas: &[Isa], allow_overflow: bool, moves: Option<&Path>,
             },
         )
         .map_err(|e| format!("{}: {e}", net.display()))?;
-        let medians = with_network!(&*network, net => measure(net, positions.clone(), runs, &ops));
+        let medians = with_network!(&*network, net => measure(net, positions.clone(), runs, &ops))
+            .ok_or_else(|| archs::not_incremental(&*network))?;
         let name = net.file_name().map_or_else(|| net.display().to_string(), |n| n.to_string_lossy().into_owned());
         let cells: Vec<String> = medians.iter().map(|ns| format!("{ns:.0}")).collect();
         println!("{name}\t{}\t{isa}\t{}", network.arch().name, cells.join("\t"));

@@ -21,8 +21,7 @@ pub fn run(net: &Path, options: nnue::runtime::LoadOptions) -> Result<(), String
     for l in a.layers {
         println!("  {:<10} {:<22} {:>5} -> {}", l.name, l.kind, l.inputs, l.outputs);
     }
-    let transformer = a.feature_dimensions * a.transformer_dimensions * 2 + a.feature_dimensions * a.psqt_buckets * 4;
-    println!("parameters         transformer {} bytes in memory", transformer + a.transformer_dimensions * 2);
+    println!("parameters         transformer {} bytes in memory", a.transformer_bytes);
     let proof = network.overflow_proof();
     let verdict = if proof.holds() { "no integer can overflow in any legal position" } else { "SOME VALUES CAN OVERFLOW (loaded with --allow-overflow)" };
     println!("overflow proof     {verdict}; margins (distance to the type's limits):");

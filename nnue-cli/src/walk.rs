@@ -19,6 +19,7 @@ pub fn run(net: &Path, fens: &Path, depth: usize, options: LoadOptions, verify: 
     }
     let mut out = BufWriter::new(std::io::stdout().lock());
     let total = with_network!(&*network, net => walk_all(net, &roots, depth, verify, &mut out))
+        .ok_or_else(|| archs::not_incremental(&*network))?
         .map_err(|e| format!("cannot write output: {e}"))?;
     writeln!(out, "nodes={} mismatches={} nodes_per_sec={:.0}", total.nodes, total.mismatches, total.nodes_per_sec())
         .map_err(|e| format!("cannot write output: {e}"))

@@ -204,7 +204,7 @@ fn expand_equals_the_snapshots() {
         assert!(neon.contains("mod neon_dotprod {") && body.contains(&neon[neon.find("mod neon_dotprod").unwrap()..neon.find('{').unwrap()]));
         count += 1;
     }
-    assert_eq!(count, 10);
+    assert_eq!(count, 11);
     let err = error_line(&nnue(&["expand", archs.join("sfnnv9.ron").to_str().unwrap(), "--isa", "sse9"]));
     assert!(err.contains("no backend `sse9`"), "{err}");
     let bad = temp("bad.ron", b"(\n  name: \"x\",\n  bogus: 1,\n)\n");
@@ -247,4 +247,18 @@ fn info_describes_an_architecture() {
     let err = error_line(&nnue(&["info", "--arch", wide.to_str().unwrap()]));
     assert!(err.starts_with(&format!("nnue: {}:23:48: fc_1 outputs 1000000: an evaluation would keep ", wide.display())), "{err}");
     assert!(err.contains("over the 65536-byte (64 KiB) budget"), "{err}");
+}
+
+/// Stockfish 18's big net through the command line: found by its header
+/// hash, every column of every sf_18 reference row; the commands that need
+/// an incremental accumulator say that sfnnv10 has none.
+#[test]
+fn eval_fens_matches_stockfish_18_big_net_and_bench_refuses_it() {
+    let reference = Reference::read("sf_18/nn-c288c895ea92.tsv");
+    let fens = support::reference_dir().join("fens.txt");
+    let net = net("nn-c288c895ea92.nnue");
+    let net = net.to_str().unwrap();
+    check_eval_output(&reference, &stdout(&nnue(&["eval", "--net", net, "--fens", fens.to_str().unwrap()])));
+    let err = error_line(&nnue(&["bench", "--net", net, "--runs", "1"]));
+    assert!(err.contains("sfnnv10 has no incremental accumulator yet"), "{err}");
 }

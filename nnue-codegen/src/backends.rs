@@ -63,17 +63,10 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
     let layers_doc = plan.layers.iter().map(|line| doc(line));
     let transform = targets::transform_call(arch);
     let body = propagate_body(arch, Some(target));
-    quote! {
-        #module_doc
-        #[cfg(target_arch = #arch_name)]
-        mod #module {
-            use super::{Accumulator, LayerStack, Transformer, L1, PSQT_BUCKETS, TRANSFORMED};
-
-            type Cpu = #rt::simd::#simd::#token;
-
-            #tile_doc
-            const TILE: usize = #tile;
-
+    let (uses, rows) = if arch.is_plain() {
+        (
+            quote!(use super::{Accumulator, LayerStack, Transformer, L1, PSQT_BUCKETS, TRANSFORMED};),
+            quote! {
             /// `out = base - removed rows + added rows`, values and PSQT values.
             #[allow(clippy::too_many_arguments)]
             pub(super) fn accumulate(
@@ -97,6 +90,39 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
                     psqt_out,
                 );
             }
+
+            },
+        )
+    } else {
+        (
+            quote!(use super::{Accumulator, LayerStack, L1, PSQT_BUCKETS, TRANSFORMED};),
+            quote! {
+                /// `values += added rows`, `psqt += their PSQT rows`: one
+                /// feature set's part of a refresh (`i8` rows widened).
+                pub(super) fn add_rows<W: #rt::simd::Widen>(
+                    cpu: Cpu,
+                    rows: &#rt::scalar::FeatureRows<W>,
+                    added: &[u32],
+                    values: &mut [i16; L1],
+                    psqt: &mut [i32; PSQT_BUCKETS],
+                ) {
+                    cpu.add_rows::<W, L1, TILE, PSQT_BUCKETS>(&rows.weights, &rows.psqt_weights, added, values, psqt);
+                }
+            },
+        )
+    };
+    quote! {
+        #module_doc
+        #[cfg(target_arch = #arch_name)]
+        mod #module {
+            #uses
+
+            type Cpu = #rt::simd::#simd::#token;
+
+            #tile_doc
+            const TILE: usize = #tile;
+
+            #rows
 
             /// The transformer's output into `slots` (all written), perspectives
             /// in `order`.

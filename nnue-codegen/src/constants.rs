@@ -12,6 +12,7 @@ pub fn feature_set_type(kind: FeatureSetKind) -> TokenStream {
         FeatureSetKind::HalfKP => quote!(#rt::features::HalfKP),
         FeatureSetKind::HalfKAv2 => quote!(#rt::features::HalfKAv2),
         FeatureSetKind::HalfKAv2_hm => quote!(#rt::features::HalfKAv2Hm),
+        FeatureSetKind::FullThreats => quote!(#rt::features::FullThreats),
     }
 }
 
@@ -28,9 +29,21 @@ pub fn generate(arch: &Arch) -> TokenStream {
     let transformed = int(arch.transformer.output_dimensions);
     let psqt = int(arch.transformer.psqt_buckets);
     let stacks = int(arch.stacks.count);
-    let feature = &arch.features[0];
-    let feature_type = feature_set_type(feature.kind);
-    let feature_name = nnue_spec::feature_sets::name(feature.kind);
+    let feature_name =
+        arch.features.iter().map(|f| nnue_spec::feature_sets::name(f.kind)).collect::<Vec<_>>().join(" + ");
+    let (feature_set, dimensions_check) = if arch.is_plain() {
+        let feature_type = feature_set_type(arch.features[0].kind);
+        (
+            quote! {
+                /// The input feature set.
+                pub type FeatureSet = #feature_type;
+            },
+            quote!(<FeatureSet as #rt::FeatureSet>::DIMENSIONS),
+        )
+    } else {
+        let dimensions = arch.features.iter().map(crate::composed::dimensions);
+        (quote!(), quote!(#(#dimensions)+*))
+    };
     let layers = arch.layers.iter().map(|l| {
         let name = &l.name;
         let kind = match l.kind {
@@ -43,6 +56,14 @@ pub fn generate(arch: &Arch) -> TokenStream {
         let (inputs, outputs) = (int(l.input_dimensions), int(l.output_dimensions));
         quote! { #rt::LayerInfo { name: #name, kind: #kind, inputs: #inputs, outputs: #outputs } }
     });
+    let l1_lanes = arch.transformer.dimensions;
+    let weight_bytes: usize = arch
+        .features
+        .iter()
+        .map(|f| f.dimensions * l1_lanes * if f.weight == nnue_spec::ir::IntType::I8 { 1 } else { 2 })
+        .sum();
+    let transformer_bytes =
+        int(2 * l1_lanes + weight_bytes + 4 * arch.feature_dimensions() * arch.transformer.psqt_buckets);
     let features_doc = doc(&format!("Number of input features of {feature_name} (rows of the transformer's weights)."));
     quote! {
         /// The architecture's name.
@@ -66,12 +87,11 @@ pub fn generate(arch: &Arch) -> TokenStream {
         /// Number of layer stacks.
         pub const LAYER_STACKS: usize = #stacks;
 
-        /// The input feature set.
-        pub type FeatureSet = #feature_type;
+        #feature_set
         /// The transformer's state for one position, both perspectives.
         pub type Accumulator = #rt::Accumulator<L1, PSQT_BUCKETS>;
 
-        const _: () = ::core::assert!(<FeatureSet as #rt::FeatureSet>::DIMENSIONS == FEATURES);
+        const _: () = ::core::assert!(#dimensions_check == FEATURES);
 
         /// The architecture's static description.
         pub static ARCH: #rt::ArchInfo = #rt::ArchInfo {
@@ -85,6 +105,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
             feature_dimensions: FEATURES,
             transformer_dimensions: L1,
             psqt_buckets: PSQT_BUCKETS,
+            transformer_bytes: #transformer_bytes,
             layer_stacks: LAYER_STACKS,
             layers: &[#(#layers),*],
         };

@@ -12,6 +12,7 @@
 //! loading).
 
 mod backends;
+mod composed;
 mod constants;
 mod network;
 mod proof;

@@ -72,9 +72,162 @@ pub fn generate(arch: &Arch) -> TokenStream {
         EvalRule::DivideThenSum => format!("`psqt / {0} + positional / {0}`", arch.output.scale),
     };
     let value_doc = format!(" What Stockfish's NNUE entry point returns for this architecture: {value_doc}.");
+    let plain = arch.is_plain();
+    let transformer_type = if plain {
+        quote! {
+            /// The transformer's parameters.
+            type Transformer = #rt::scalar::Transformer<L1, PSQT_BUCKETS>;
+        }
+    } else {
+        crate::composed::transformer(arch)
+    };
+    let read_transformer = if plain {
+        quote!(Transformer::read(&mut r, FEATURES, #encoding, #load_scale)?)
+    } else {
+        quote!(Transformer::read(&mut r)?)
+    };
+    let accumulator_methods = if plain {
+        quote! {
+            /// The active features of `pos` from `perspective`.
+            pub fn active_features(pos: &impl #rt::Position, perspective: #rt::Color) -> #rt::FeatureList {
+                let mut active = #rt::FeatureList::default();
+                <FeatureSet as #rt::FeatureSet>::active_features(pos, perspective, &mut active);
+                active
+            }
+
+            /// Computes both perspectives' accumulators from scratch.
+            pub fn refresh(&self, pos: &impl #rt::Position, accumulator: &mut Accumulator) {
+                let mut active = [#rt::FeatureList::default(), #rt::FeatureList::default()];
+                <FeatureSet as #rt::FeatureSet>::active_features_both(pos, &mut active);
+                for (p, active) in active.iter().enumerate() {
+                    self.accumulate(
+                        &self.transformer.biases,
+                        &[0; PSQT_BUCKETS],
+                        &[],
+                        active.as_slice(),
+                        &mut accumulator.values[p],
+                        &mut accumulator.psqt[p],
+                    );
+                }
+            }
+
+            /// Updates one perspective incrementally:
+            /// `to = from - removed features + added features`.
+            pub fn update(
+                &self,
+                from: &Accumulator,
+                to: &mut Accumulator,
+                perspective: #rt::Color,
+                removed: &[u32],
+                added: &[u32],
+            ) {
+                let p = perspective.index();
+                self.accumulate(&from.values[p], &from.psqt[p], removed, added, &mut to.values[p], &mut to.psqt[p]);
+            }
+
+            /// The backend's accumulation kernel.
+            #[allow(clippy::too_many_arguments)]
+            fn accumulate(
+                &self,
+                base: &[i16; L1],
+                psqt_base: &[i32; PSQT_BUCKETS],
+                removed: &[u32],
+                added: &[u32],
+                out: &mut [i16; L1],
+                psqt_out: &mut [i32; PSQT_BUCKETS],
+            ) {
+                #accumulate
+            }
+
+        }
+    } else {
+        crate::composed::methods(arch)
+    };
+    // The accumulator stack, refresh cache and engine code reach a network
+    // through this trait: its incremental updates add and remove rows of
+    // per-piece features. A composed transformer has no such update yet, so
+    // it does not implement the trait, and those cannot be used with it.
+    let network_impl = plain.then(|| {
+        quote! {
+        impl #rt::Network for Network {
+            const L1: usize = L1;
+            const TRANSFORMED: usize = TRANSFORMED;
+            const LAYER_STACKS: usize = LAYER_STACKS;
+            const KING_MOVE_REFRESHES: bool = <FeatureSet as #rt::FeatureSet>::KING_RELATIVE;
+            type Accumulator = Accumulator;
+            type Half = #rt::HalfAccumulator<L1, PSQT_BUCKETS>;
+            type Transformed = #rt::Aligned<[u8; TRANSFORMED]>;
+
+            fn load_with(bytes: &[u8], options: #rt::LoadOptions) -> ::core::result::Result<Self, #rt::LoadError> {
+                Self::from_bytes_with(bytes, options)
+            }
+
+            fn overflow_proof(&self) -> &#rt::OverflowProof {
+                &self.proof
+            }
+
+            fn isa(&self) -> #rt::Isa {
+                self.backend.isa()
+            }
+
+            fn new_transformed() -> #rt::Aligned<[u8; TRANSFORMED]> {
+                #rt::Aligned([0; TRANSFORMED])
+            }
+
+            fn features(pos: &impl #rt::Position, perspective: #rt::Color) -> #rt::FeatureList {
+                Self::active_features(pos, perspective)
+            }
+
+            fn feature(perspective: #rt::Color, king: #rt::Square, square: #rt::Square, piece: #rt::Piece) -> ::core::option::Option<usize> {
+                <FeatureSet as #rt::FeatureSet>::index(perspective, king, square, piece)
+            }
+
+            fn refresh(&self, pos: &impl #rt::Position, accumulator: &mut Accumulator) {
+                Network::refresh(self, pos, accumulator)
+            }
+
+            fn update(&self, from: &Accumulator, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
+                Network::update(self, from, to, perspective, removed, added)
+            }
+
+            fn empty_half(&self) -> #rt::HalfAccumulator<L1, PSQT_BUCKETS> {
+                #rt::HalfAccumulator { values: **self.transformer.biases, psqt: [0; PSQT_BUCKETS] }
+            }
+
+            fn update_from_half(&self, from: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
+                let p = perspective.index();
+                self.accumulate(&from.values, &from.psqt, removed, added, &mut to.values[p], &mut to.psqt[p]);
+            }
+
+            fn store_half(from: &Accumulator, perspective: #rt::Color, to: &mut #rt::HalfAccumulator<L1, PSQT_BUCKETS>) {
+                let p = perspective.index();
+                to.values = from.values[p];
+                to.psqt = from.psqt[p];
+            }
+
+            fn load_half(from: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>, to: &mut Accumulator, perspective: #rt::Color) {
+                let p = perspective.index();
+                to.values[p] = from.values;
+                to.psqt[p] = from.psqt;
+            }
+
+            fn transform(&self, accumulator: &Accumulator, stm: #rt::Color, output: &mut #rt::Aligned<[u8; TRANSFORMED]>) {
+                Network::transform(self, accumulator, stm, output)
+            }
+
+            fn forward(&self, bucket: usize, transformed: &#rt::Aligned<[u8; TRANSFORMED]>) -> i32 {
+                self.propagate(bucket, transformed)
+            }
+
+            fn evaluate_accumulator(&self, accumulator: &Accumulator, stm: #rt::Color, piece_count: usize) -> #rt::Evaluation {
+                Network::evaluate_accumulator(self, accumulator, stm, piece_count)
+            }
+        }
+
+        }
+    });
     quote! {
-        /// The transformer's parameters.
-        type Transformer = #rt::scalar::Transformer<L1, PSQT_BUCKETS>;
+        #transformer_type
 
         /// A loaded network: the transformer and every layer stack, laid out
         /// for the backend chosen when it was loaded. Shared read-only
@@ -110,7 +263,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 let mut r = #rt::NetReader::new(bytes, NAME);
                 let header = r.expect_header(VERSION, HEADER_HASH)?;
                 r.expect_hash("the transformer hash", TRANSFORMER_HASH)?;
-                let transformer = Transformer::read(&mut r, FEATURES, #encoding, #load_scale)?;
+                let transformer = #read_transformer;
                 let stacks: ::std::boxed::Box<[LayerStack]> = (0..LAYER_STACKS)
                     .map(|stack| LayerStack::read(&mut r, stack))
                     .collect::<::core::result::Result<_, _>>()?;
@@ -166,56 +319,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 self.backend.isa()
             }
 
-            /// The active features of `pos` from `perspective`.
-            pub fn active_features(pos: &impl #rt::Position, perspective: #rt::Color) -> #rt::FeatureList {
-                let mut active = #rt::FeatureList::default();
-                <FeatureSet as #rt::FeatureSet>::active_features(pos, perspective, &mut active);
-                active
-            }
-
-            /// Computes both perspectives' accumulators from scratch.
-            pub fn refresh(&self, pos: &impl #rt::Position, accumulator: &mut Accumulator) {
-                let mut active = [#rt::FeatureList::default(), #rt::FeatureList::default()];
-                <FeatureSet as #rt::FeatureSet>::active_features_both(pos, &mut active);
-                for (p, active) in active.iter().enumerate() {
-                    self.accumulate(
-                        &self.transformer.biases,
-                        &[0; PSQT_BUCKETS],
-                        &[],
-                        active.as_slice(),
-                        &mut accumulator.values[p],
-                        &mut accumulator.psqt[p],
-                    );
-                }
-            }
-
-            /// Updates one perspective incrementally:
-            /// `to = from - removed features + added features`.
-            pub fn update(
-                &self,
-                from: &Accumulator,
-                to: &mut Accumulator,
-                perspective: #rt::Color,
-                removed: &[u32],
-                added: &[u32],
-            ) {
-                let p = perspective.index();
-                self.accumulate(&from.values[p], &from.psqt[p], removed, added, &mut to.values[p], &mut to.psqt[p]);
-            }
-
-            /// The backend's accumulation kernel.
-            #[allow(clippy::too_many_arguments)]
-            fn accumulate(
-                &self,
-                base: &[i16; L1],
-                psqt_base: &[i32; PSQT_BUCKETS],
-                removed: &[u32],
-                added: &[u32],
-                out: &mut [i16; L1],
-                psqt_out: &mut [i32; PSQT_BUCKETS],
-            ) {
-                #accumulate
-            }
+            #accumulator_methods
 
             /// `perspective`'s accumulator lanes in logical order (backends
             /// store them in their packing order).
@@ -311,80 +415,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
             }
         }
 
-        impl #rt::Network for Network {
-            const L1: usize = L1;
-            const TRANSFORMED: usize = TRANSFORMED;
-            const LAYER_STACKS: usize = LAYER_STACKS;
-            const KING_MOVE_REFRESHES: bool = <FeatureSet as #rt::FeatureSet>::KING_RELATIVE;
-            type Accumulator = Accumulator;
-            type Half = #rt::HalfAccumulator<L1, PSQT_BUCKETS>;
-            type Transformed = #rt::Aligned<[u8; TRANSFORMED]>;
-
-            fn load_with(bytes: &[u8], options: #rt::LoadOptions) -> ::core::result::Result<Self, #rt::LoadError> {
-                Self::from_bytes_with(bytes, options)
-            }
-
-            fn overflow_proof(&self) -> &#rt::OverflowProof {
-                &self.proof
-            }
-
-            fn isa(&self) -> #rt::Isa {
-                self.backend.isa()
-            }
-
-            fn new_transformed() -> #rt::Aligned<[u8; TRANSFORMED]> {
-                #rt::Aligned([0; TRANSFORMED])
-            }
-
-            fn features(pos: &impl #rt::Position, perspective: #rt::Color) -> #rt::FeatureList {
-                Self::active_features(pos, perspective)
-            }
-
-            fn feature(perspective: #rt::Color, king: #rt::Square, square: #rt::Square, piece: #rt::Piece) -> ::core::option::Option<usize> {
-                <FeatureSet as #rt::FeatureSet>::index(perspective, king, square, piece)
-            }
-
-            fn refresh(&self, pos: &impl #rt::Position, accumulator: &mut Accumulator) {
-                Network::refresh(self, pos, accumulator)
-            }
-
-            fn update(&self, from: &Accumulator, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
-                Network::update(self, from, to, perspective, removed, added)
-            }
-
-            fn empty_half(&self) -> #rt::HalfAccumulator<L1, PSQT_BUCKETS> {
-                #rt::HalfAccumulator { values: **self.transformer.biases, psqt: [0; PSQT_BUCKETS] }
-            }
-
-            fn update_from_half(&self, from: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
-                let p = perspective.index();
-                self.accumulate(&from.values, &from.psqt, removed, added, &mut to.values[p], &mut to.psqt[p]);
-            }
-
-            fn store_half(from: &Accumulator, perspective: #rt::Color, to: &mut #rt::HalfAccumulator<L1, PSQT_BUCKETS>) {
-                let p = perspective.index();
-                to.values = from.values[p];
-                to.psqt = from.psqt[p];
-            }
-
-            fn load_half(from: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>, to: &mut Accumulator, perspective: #rt::Color) {
-                let p = perspective.index();
-                to.values[p] = from.values;
-                to.psqt[p] = from.psqt;
-            }
-
-            fn transform(&self, accumulator: &Accumulator, stm: #rt::Color, output: &mut #rt::Aligned<[u8; TRANSFORMED]>) {
-                Network::transform(self, accumulator, stm, output)
-            }
-
-            fn forward(&self, bucket: usize, transformed: &#rt::Aligned<[u8; TRANSFORMED]>) -> i32 {
-                self.propagate(bucket, transformed)
-            }
-
-            fn evaluate_accumulator(&self, accumulator: &Accumulator, stm: #rt::Color, piece_count: usize) -> #rt::Evaluation {
-                Network::evaluate_accumulator(self, accumulator, stm, piece_count)
-            }
-        }
+        #network_impl
 
         impl #rt::AnyNetwork for Network {
             fn arch(&self) -> &'static #rt::ArchInfo {

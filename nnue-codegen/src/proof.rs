@@ -21,6 +21,24 @@ pub fn generate(arch: &Arch) -> TokenStream {
         EvalRule::SumThenDivide => quote!(SumThenDivide),
         EvalRule::DivideThenSum => quote!(DivideThenSum),
     };
+    let transformer = if arch.is_plain() {
+        quote! {
+            let params = #rt::overflow::transformer::TransformerParams {
+                biases: &transformer.biases[..],
+                weights: &transformer.weights,
+                psqt_weights: &transformer.psqt_weights,
+                psqt_buckets: PSQT_BUCKETS,
+            };
+            let psqt = #rt::overflow::transformer::prove(
+                &mut proof,
+                <FeatureSet as #rt::FeatureSet>::index,
+                <FeatureSet as #rt::FeatureSet>::MAX_ACTIVE,
+                &params,
+            );
+        }
+    } else {
+        crate::composed::proof(arch)
+    };
     let steps = arch.layers.iter().map(|layer| step(arch, layer));
     let value = element(arch, arch.output.value.layer, arch.output.value.index);
     let output = match arch.output.forward {
@@ -36,18 +54,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
         /// the accumulators, then each layer stack and its evaluation.
         fn prove(transformer: &Transformer, stacks: &[LayerStack]) -> #rt::OverflowProof {
             let mut proof = #rt::OverflowProof::default();
-            let params = #rt::overflow::transformer::TransformerParams {
-                biases: &transformer.biases[..],
-                weights: &transformer.weights,
-                psqt_weights: &transformer.psqt_weights,
-                psqt_buckets: PSQT_BUCKETS,
-            };
-            let psqt = #rt::overflow::transformer::prove(
-                &mut proof,
-                <FeatureSet as #rt::FeatureSet>::index,
-                <FeatureSet as #rt::FeatureSet>::MAX_ACTIVE,
-                &params,
-            );
+            #transformer
             let transformed = #rt::overflow::Interval::new(0, #top);
             for (stack, layers) in stacks.iter().enumerate() {
                 let positional = layers.prove(stack, transformed, &mut proof);

@@ -6,6 +6,9 @@ use nnue_spec::ir::{Arch, Encoding, LayerKind, TransformerOutput};
 use proc_macro2::TokenStream;
 use quote::quote;
 
+/// Pieces on a full board: as many rows of a per-piece set as can be active.
+const PIECES: i64 = 32;
+
 pub fn generate(arch: &Arch) -> TokenStream {
     let rt = runtime();
     let encoding = match arch.encoding {
@@ -19,6 +22,26 @@ pub fn generate(arch: &Arch) -> TokenStream {
     };
     let scale = i64::from(arch.transformer.load_scale);
     let (bias, weight) = (lit(max / scale), lit(max / 2 / scale));
+    let weights = if arch.is_plain() {
+        quote! { w.ints(#encoding, &rng.values::<i16>(FEATURES * L1, -#weight, #weight)); }
+    } else {
+        // Any of every set's rows may be active at once: weights shrunk so
+        // that all sets' most active rows together stay within i16 (the
+        // overflow proof bounds them so), but no larger than the type holds.
+        let active: usize = arch.features.iter().map(|f| f.max_active).sum();
+        let weight = max / 2 / scale * PIECES / (active as i64).max(PIECES);
+        let sets = arch.features.iter().map(|f| {
+            let ty = crate::tokens::ident(f.weight.rust_name());
+            let weight = lit(weight.min(if f.weight == nnue_spec::ir::IntType::I8 { 127 } else { weight }));
+            let dims = crate::composed::dimensions(f);
+            let encoding = match f.encoding {
+                Encoding::Raw => quote!(#rt::Encoding::Raw),
+                Encoding::Leb128 => quote!(#rt::Encoding::Leb128),
+            };
+            quote! { w.ints(#encoding, &rng.values::<#ty>(#dims * L1, -#weight, #weight)); }
+        });
+        quote!(#(#sets)*)
+    };
     let psqt = (arch.transformer.psqt_buckets > 0).then(|| {
         quote! { w.ints(#encoding, &rng.values::<i32>(FEATURES * PSQT_BUCKETS, -5000, 5000)); }
     });
@@ -43,7 +66,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
             w.header(VERSION, HEADER_HASH, "random parameters");
             w.u32(TRANSFORMER_HASH);
             w.ints(#encoding, &rng.values::<i16>(L1, -#bias, #bias));
-            w.ints(#encoding, &rng.values::<i16>(FEATURES * L1, -#weight, #weight));
+            #weights
             #psqt
             for _ in 0..LAYER_STACKS {
                 w.u32(LAYER_STACK_HASH);

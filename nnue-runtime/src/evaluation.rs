@@ -46,6 +46,9 @@ pub struct ArchInfo {
     pub feature_dimensions: usize,
     pub transformer_dimensions: usize,
     pub psqt_buckets: usize,
+    /// Bytes of the transformer's parameters in memory: biases, every
+    /// feature set's weights (of its own type) and PSQT weights.
+    pub transformer_bytes: usize,
     pub layer_stacks: usize,
     pub layers: &'static [LayerInfo],
 }

@@ -152,6 +152,16 @@ impl<'a> NetReader<'a> {
         self.leb128(what, 1, parts)
     }
 
+    /// Reads several arrays stored one after the other with `encoding`, as
+    /// one block when LEB128 (the PSQT weights of several feature sets),
+    /// filling `parts` in order; nothing is scaled.
+    pub fn int_parts<T: Int>(&mut self, what: &str, encoding: Encoding, parts: &mut [&mut [T]]) -> Result<(), LoadError> {
+        match encoding {
+            Encoding::Raw => parts.iter_mut().try_for_each(|part| self.ints(what, Encoding::Raw, 1, part)),
+            Encoding::Leb128 => self.leb128(what, 1, parts),
+        }
+    }
+
     fn leb128<T: Int>(&mut self, what: &str, scale: i32, parts: &mut [&mut [T]]) -> Result<(), LoadError> {
         let count: usize = parts.iter().map(|part| part.len()).sum();
         let magic_at = self.offset;

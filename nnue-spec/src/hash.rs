@@ -14,9 +14,13 @@ const AFFINE: u32 = 0xCC03_DAE4;
 const CLIPPED_RELU: u32 = 0x538D_24C7;
 
 /// Computes all hash words. `dimensions` is L1 (per perspective).
+///
+/// The transformer's word mixes in the first feature set's word only:
+/// Stockfish 18 with threat inputs uses FullThreats' word alone, its
+/// piece-square set's does not enter.
 pub fn compute(features: &[FeatureSet], dimensions: usize, layers: &[Layer]) -> Hashes {
     let width = (dimensions as u32).wrapping_mul(2);
-    let transformer = features.iter().fold(0, |h, f| h ^ f.hash) ^ width;
+    let transformer = features.first().map_or(0, |f| f.hash) ^ width;
     let layer_stack = layers.iter().fold(INPUT_SLICE ^ width, |prev, layer| match layer.kind {
         LayerKind::Affine { .. } => {
             AFFINE.wrapping_add(layer.output_dimensions as u32) ^ (prev >> 1) ^ (prev << 31)

@@ -35,6 +35,8 @@ pub struct FeatureSet {
     /// Stockfish's hash word for the set.
     pub hash: u32,
     pub weight: IntType,
+    /// Storage of its weights in the file.
+    pub encoding: Encoding,
 }
 
 /// The feature transformer.
@@ -156,6 +158,13 @@ pub struct Hashes {
 }
 
 impl Arch {
+    /// Whether the transformer is the plain one: a single feature set with
+    /// i16 weights, one feature per piece. Otherwise it is composed: every
+    /// set has its own rows, added one set after the other on a refresh.
+    pub fn is_plain(&self) -> bool {
+        matches!(self.features.as_slice(), [f] if f.weight == IntType::I16 && crate::feature_sets::per_piece(f.kind))
+    }
+
     /// Total number of feature rows over all feature sets.
     pub fn feature_dimensions(&self) -> usize {
         self.features.iter().map(|f| f.dimensions).sum()

@@ -81,6 +81,9 @@ pub enum FeatureSetKind {
     /// Stockfish 14.1 and later: HalfKAv2 with the king mirrored onto files e-h,
     /// 32 king buckets, 22528 inputs.
     HalfKAv2_hm,
+    /// Stockfish 18: one feature per piece attacking another piece, 79856
+    /// inputs.
+    FullThreats,
 }
 
 /// One feature set feeding the accumulator.
@@ -92,6 +95,15 @@ pub struct FeatureSpec {
     /// Type of its weights (added into the accumulator).
     #[serde(default = "default_ft_type")]
     pub weight: IntType,
+    /// Storage of its weights (`encoding: Raw`, no `Some`); by default
+    /// `file.transformer_encoding`.
+    #[serde(default, deserialize_with = "present")]
+    pub encoding: Option<Encoding>,
+}
+
+/// An optional field written as its bare value.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Encoding>, D::Error> {
+    Encoding::deserialize(d).map(Some)
 }
 
 fn default_ft_type() -> IntType {

@@ -49,7 +49,7 @@ pub fn validate(spec: &NetworkSpec) -> Result<Arch, Vec<Problem>> {
         all_names: spec.layers.iter().map(|l| layer_name(l).to_owned()).collect(),
     };
     let module = v.module_name(&spec.name);
-    let features = v.features(&spec.features);
+    let features = v.features(&spec.features, spec.file.transformer_encoding);
     let stacks = v.stacks(&spec.layer_stacks);
     let transformer = v.transformer(&spec.transformer, stacks.count);
     let layers = v.layers(&spec.layers, transformer.output_dimensions);
@@ -109,22 +109,23 @@ impl Validator {
         module
     }
 
-    fn features(&mut self, specs: &[schema::FeatureSpec]) -> Vec<FeatureSet> {
+    fn features(&mut self, specs: &[schema::FeatureSpec], encoding: schema::Encoding) -> Vec<FeatureSet> {
         if specs.is_empty() {
             self.problem("features", "at least one feature set is needed");
         }
-        if specs.len() > 1 {
-            self.problem("features[1]", "several feature sets in one accumulator are not supported yet; use one");
-        }
         for (i, f) in specs.iter().enumerate() {
-            if f.weight != IntType::I16 {
+            let name = feature_sets::name(f.set);
+            if let Some(first) = specs[..i].iter().position(|g| g.set == f.set) {
+                self.problem(format!("features[{i}].set"), format!("{name} is already features[{first}]: each feature set may appear once"));
+            }
+            if !feature_sets::weight_allowed(f.weight) {
                 self.problem(
                     format!("features[{i}].weight"),
-                    format!("{} weights of type {:?} are not supported yet; use I16", feature_sets::name(f.set), f.weight),
+                    format!("{name} weights of type {:?} cannot be added into i16 accumulator lanes; use I8 or I16", f.weight),
                 );
             }
         }
-        specs.iter().map(|f| feature_sets::describe(f.set, f.weight)).collect()
+        specs.iter().map(|f| feature_sets::describe(f.set, f.weight, f.encoding.unwrap_or(encoding))).collect()
     }
 
     fn stacks(&mut self, spec: &schema::LayerStacksSpec) -> LayerStacks {

@@ -21,7 +21,7 @@ fn every_shipped_architecture_is_valid() {
             count += 1;
         }
     }
-    assert_eq!(count, 10);
+    assert_eq!(count, 11);
 }
 
 /// Header hash words of the official nets (offset 4 of each file).
@@ -36,6 +36,7 @@ fn header_hashes_match_stockfish_nets() {
         ("sfnnv8", 0x1C10_3072),       // the SFNNv8 stand-in, Stockfish 16.1
         ("sfnnv9", 0x1C10_20F2),       // nn-1c0000000000, Stockfish 17.1
         ("sfnnv9-small", 0x1C10_3C92), // nn-37f18f62d772, Stockfish 16.1 to 18
+        ("sfnnv10", 0xEC10_2EF2),      // nn-c288c895ea92, Stockfish 18
     ] {
         assert_eq!(arch(name).hashes.header, hash, "{name}: 0x{:08X}", arch(name).hashes.header);
     }
@@ -46,9 +47,18 @@ fn header_hashes_match_stockfish_nets() {
 #[test]
 fn header_hashes_are_distinct_but_for_sfnnv4_and_sfnnv5() {
     assert_eq!(arch("sfnnv4").hashes, arch("sfnnv5").hashes);
-    let names = ["sfnnv1", "sfnnv2", "sfnnv3", "sfnnv4", "sfnnv6", "sfnnv7", "sfnnv8", "sfnnv9", "sfnnv9-small"];
+    let names = ["sfnnv1", "sfnnv2", "sfnnv3", "sfnnv4", "sfnnv6", "sfnnv7", "sfnnv8", "sfnnv9", "sfnnv9-small", "sfnnv10"];
     let mut hashes: Vec<u32> = names.iter().map(|n| arch(n).hashes.header).collect();
     hashes.sort();
     hashes.dedup();
     assert_eq!(hashes.len(), names.len());
+}
+
+/// Stockfish 18's big net: the transformer's word is FullThreats' word (the
+/// first set's; HalfKAv2_hm's is not mixed in) with 2 x 1024.
+#[test]
+fn sfnnv10_transformer_hash_is_full_threats_word() {
+    let hashes = arch("sfnnv10").hashes;
+    assert_eq!(hashes.transformer, 0x8F23_4CB8 ^ 2048);
+    assert_eq!(hashes.transformer, 0x8F23_44B8);
 }

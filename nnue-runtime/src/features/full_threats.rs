@@ -245,6 +245,35 @@ impl FullThreats {
             }
         });
     }
+
+    /// The attacker of `feature`: its relative piece (own pieces `0..6`,
+    /// the opponent's `6..12`, each by [`PieceKind`]) and its square on the
+    /// oriented board (`0..64`). Panics if `feature` is not below
+    /// [`FullThreats::DIMENSIONS`].
+    pub fn attacker(feature: usize) -> (usize, usize) {
+        assert!(feature < Self::DIMENSIONS, "feature {feature} out of range");
+        let relative = (0..RELATIVE_PIECES).rev().find(|&p| LAYOUT.start[p] as usize <= feature).expect("the first range starts at 0");
+        let within = (feature - LAYOUT.start[relative] as usize) % LAYOUT.section[relative] as usize;
+        let from = (0..64).rev().find(|&s| LAYOUT.before[relative][s] as usize <= within).expect("the first square starts at 0");
+        (relative, from)
+    }
+
+    /// The relative piece (`0..12`, as [`FullThreats::attacker`] names
+    /// them) of `piece` seen from `perspective`.
+    pub fn relative_piece(perspective: Color, piece: Piece) -> usize {
+        relative(perspective, piece)
+    }
+
+    /// Most pieces one attacker of relative piece `relative` attacks at
+    /// once, so most features it has at once: a pawn 2, a bishop or a rook
+    /// 4 (one per ray), a knight, a queen or a king 8.
+    pub const fn max_attacked(relative: usize) -> usize {
+        match PieceKind::ALL[relative % 6] {
+            PieceKind::Pawn => 2,
+            PieceKind::Bishop | PieceKind::Rook => 4,
+            PieceKind::Knight | PieceKind::Queen | PieceKind::King => 8,
+        }
+    }
 }
 
 const _: () = assert!(LAYOUT.dimensions == FullThreats::DIMENSIONS);
@@ -440,5 +469,32 @@ mod tests {
             most = most.max(n);
         }
         eprintln!("most features seen: {most}");
+    }
+
+    #[test]
+    fn attacker_names_each_features_attacker() {
+        // Every threat seen by White with its king on a1 (no mirroring):
+        // the feature's attacker is the threat's, its square unchanged.
+        let king = Square::new(0).unwrap();
+        let mut seen = vec![false; FullThreats::DIMENSIONS];
+        for attacker in [Color::White, Color::Black].into_iter().flat_map(|c| PieceKind::ALL.map(|k| Piece { color: c, kind: k })) {
+            for from in (0..64).filter_map(Square::new) {
+                for to in squares(reach(attacker.color, attacker.kind, from)) {
+                    for attacked in [Color::White, Color::Black].into_iter().flat_map(|c| PieceKind::ALL.map(|k| Piece { color: c, kind: k })) {
+                        let Some(f) = FullThreats::index(Color::White, king, Threat { attacker, from, attacked, to }) else { continue };
+                        assert_eq!(FullThreats::attacker(f), (relative(Color::White, attacker), from.index()));
+                        seen[f] = true;
+                    }
+                }
+            }
+        }
+        // The rest are the lower halves of same-kind pairs, which the layout
+        // holds but no position activates.
+        for f in (0..FullThreats::DIMENSIONS).filter(|&f| !seen[f]) {
+            let (relative, _) = FullThreats::attacker(f);
+            let kind = relative % 6;
+            let target = (f - LAYOUT.start[relative] as usize) / LAYOUT.section[relative] as usize;
+            assert_eq!(Some(target % TARGETS_PER_COLOR[kind]), TARGET_SLOTS[kind][kind].map(usize::from), "feature {f}");
+        }
     }
 }

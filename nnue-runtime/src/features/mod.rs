@@ -1,11 +1,13 @@
 //! Input feature sets: which rows of the transformer's weight matrix a
 //! position activates, from each perspective. One feature set per file.
 
+mod buffer;
 mod full_threats;
 mod half_ka_v2;
 mod half_ka_v2_hm;
 mod half_kp;
 
+pub use buffer::FeatureBuffer;
 pub use full_threats::{FullThreats, Threat, TARGET_SLOTS};
 pub use half_ka_v2::HalfKAv2;
 pub use half_ka_v2_hm::HalfKAv2Hm;

@@ -6,6 +6,9 @@
 //!
 //! - [`transformer`]: the accumulator lanes and PSQT values over every
 //!   combination of features a legal position can activate;
+//! - [`rows`]: a further feature set summed into the same accumulator,
+//!   bounded by its rows alone; [`threats`]: FullThreats, bounded by one
+//!   attacker per square;
 //! - [`layers`]: the layer stacks, by interval arithmetic from the
 //!   transformer's output range to the evaluation.
 //!
@@ -27,6 +30,8 @@
 //! ```
 
 pub mod layers;
+pub mod rows;
+pub mod threats;
 pub mod transformer;
 
 use crate::error::LoadError;

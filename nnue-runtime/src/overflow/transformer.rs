@@ -13,6 +13,7 @@
 //! counts, pawn structure, check), so it is a true bound and close to the
 //! attainable extreme.
 
+use super::rows::SetBound;
 use super::{Int, Interval, OverflowProof};
 use crate::position::{Color, Piece, PieceKind, Square};
 use std::collections::HashSet;
@@ -22,9 +23,9 @@ pub type IndexFn = fn(Color, Square, Square, Piece) -> Option<usize>;
 
 /// The transformer's parameters as the proof reads them: lanes in logical
 /// order, rows of `lanes` weights per feature.
-pub struct TransformerParams<'a> {
+pub struct TransformerParams<'a, W = i16> {
     pub biases: &'a [i16],
-    pub weights: &'a [i16],
+    pub weights: &'a [W],
     pub psqt_weights: &'a [i32],
     pub psqt_buckets: usize,
 }
@@ -87,7 +88,7 @@ fn king_views(index: IndexFn) -> Vec<(KingView, Color, Square)> {
 
 /// The pieces that may stand on `square` in a legal position, besides
 /// `perspective`'s own king (which stands on its own square).
-fn pieces_allowed(perspective: Color, square: Square) -> impl Iterator<Item = Piece> {
+pub(super) fn pieces_allowed(perspective: Color, square: Square) -> impl Iterator<Item = Piece> {
     let back_rank = square.rank() == 0 || square.rank() == 7;
     [Color::White, Color::Black]
         .into_iter()
@@ -122,6 +123,11 @@ fn top_positive_sum(values: &mut [i64], k: usize) -> i64 {
 pub trait Bounded {
     const MIN: Self;
     const MAX: Self;
+}
+
+impl Bounded for i8 {
+    const MIN: i8 = i8::MIN;
+    const MAX: i8 = i8::MAX;
 }
 
 impl Bounded for i16 {
@@ -193,8 +199,26 @@ pub fn prove(
     max_active: usize,
     params: &TransformerParams<'_>,
 ) -> Vec<Interval> {
+    prove_with(proof, index, max_active, params, &[])
+}
+
+/// [`prove`] for an accumulator that sums further feature sets after this
+/// one (the first, whose king views bound it): each lane's and bucket's
+/// range per king view is widened by `others`' ranges, added.
+pub fn prove_with<W: Copy + Ord + Into<i64> + Bounded>(
+    proof: &mut OverflowProof,
+    index: IndexFn,
+    max_active: usize,
+    params: &TransformerParams<'_, W>,
+    others: &[SetBound],
+) -> Vec<Interval> {
     let lanes = params.biases.len();
     let buckets = params.psqt_buckets;
+    let extra = |ranges: fn(&SetBound) -> &[Interval], i: usize| {
+        others.iter().fold(Interval::point(0), |sum, set| sum + ranges(set)[i])
+    };
+    let lane_extra: Vec<Interval> = (0..lanes).map(|lane| extra(|s| &s.lanes, lane)).collect();
+    let psqt_extra: Vec<Interval> = (0..buckets).map(|bucket| extra(|s| &s.psqt, bucket)).collect();
     let mut psqt = vec![None::<Interval>; buckets];
     for (view, perspective, king) in king_views(index) {
         let others = max_active - usize::from(view.own.is_some());
@@ -202,11 +226,12 @@ pub fn prove(
         let own = |row: &dyn Fn(usize) -> i64| view.own.map_or(0, row);
 
         let base = |lane| {
-            i64::from(params.biases[lane]) + own(&|f| i64::from(params.weights[f * lanes + lane]))
+            i64::from(params.biases[lane]) + own(&|f| Into::<i64>::into(params.weights[f * lanes + lane]))
         };
         let mut tightest: Option<(usize, Interval)> = None;
         let mut all: Option<Interval> = None;
         view_ranges(&view, others, params.weights, lanes, base, |lane, range| {
+            let range = range + lane_extra[lane];
             all = Some(all.map_or(range, |a| a.union(range)));
             if tightest.is_none_or(|(_, t)| range.margin(Int::I16) < t.margin(Int::I16)) {
                 tightest = Some((lane, range));
@@ -227,6 +252,7 @@ pub fn prove(
                 buckets,
                 base,
                 |bucket, range| {
+                    let range = range + psqt_extra[bucket];
                     psqt[bucket] = Some(psqt[bucket].map_or(range, |t: Interval| t.union(range)));
                     proof.record(PSQT, Int::I32, range, || at(format!("bucket {bucket}")));
                 },
@@ -235,6 +261,23 @@ pub fn prove(
     }
     psqt.into_iter()
         .map(|r| r.expect("every bucket is bounded in every view"))
+        .collect()
+}
+
+/// The bounds of an accumulator made only of sets bounded by their rows
+/// (no set with one feature per piece): biases plus `others`' ranges.
+pub fn prove_rows_only(proof: &mut OverflowProof, biases: &[i16], buckets: usize, others: &[SetBound]) -> Vec<Interval> {
+    let sum = |ranges: fn(&SetBound) -> &[Interval], i: usize| others.iter().fold(Interval::point(0), |sum, set| sum + ranges(set)[i]);
+    for (lane, &bias) in biases.iter().enumerate() {
+        let range = Interval::point(i64::from(bias)) + sum(|s| &s.lanes, lane);
+        proof.record(ACCUMULATOR, Int::I16, range, || format!("lane {lane}"));
+    }
+    (0..buckets)
+        .map(|bucket| {
+            let range = sum(|s| &s.psqt, bucket);
+            proof.record(PSQT, Int::I32, range, || format!("bucket {bucket}"));
+            range
+        })
         .collect()
 }
 

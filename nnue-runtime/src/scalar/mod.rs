@@ -3,10 +3,12 @@
 
 mod activation;
 mod affine;
+mod feature_rows;
 mod threat_transformer;
 mod transformer;
 
 pub use activation::{clipped_relu, sqr_clipped_relu};
 pub use affine::Affine;
+pub use feature_rows::FeatureRows;
 pub use threat_transformer::ThreatTransformer;
 pub use transformer::{transform_clip, transform_pairwise, Transformer};

@@ -59,6 +59,10 @@ pub unsafe trait Lanes: Copy {
     /// # Safety
     /// `p` is valid for `LANES` reads; the CPU supports the ISA.
     unsafe fn load(p: *const i16) -> Self::V;
+    /// `LANES` i8 sign-extended to i16 lanes.
+    /// # Safety
+    /// `p` is valid for `LANES` reads; the CPU supports the ISA.
+    unsafe fn load_i8(p: *const i8) -> Self::V;
     /// # Safety
     /// `p` is valid for `LANES` writes; the CPU supports the ISA.
     unsafe fn store(p: *mut i16, v: Self::V);
@@ -108,6 +112,31 @@ pub unsafe trait Lanes: Copy {
     /// # Safety
     /// The CPU supports the ISA.
     unsafe fn sub_p(a: Self::P, b: Self::P) -> Self::P;
+}
+
+/// Weight types whose rows are added into i16 accumulator lanes: i16, and
+/// i8 sign-extended on loading.
+pub trait Widen: crate::aligned::Plain + Default + Into<i16> + Into<i64> + crate::reader::Int + Send + Sync {
+    /// `L::LANES` weights as one register of i16 lanes.
+    /// # Safety
+    /// `p` is valid for `L::LANES` reads; the CPU supports `L`'s ISA.
+    unsafe fn load<L: Lanes>(p: *const Self) -> L::V;
+}
+
+impl Widen for i16 {
+    #[inline(always)]
+    unsafe fn load<L: Lanes>(p: *const i16) -> L::V {
+        // SAFETY: the caller's guarantees are `L::load`'s.
+        unsafe { L::load(p) }
+    }
+}
+
+impl Widen for i8 {
+    #[inline(always)]
+    unsafe fn load<L: Lanes>(p: *const i8) -> L::V {
+        // SAFETY: the caller's guarantees are `L::load_i8`'s.
+        unsafe { L::load_i8(p) }
+    }
 }
 
 /// Registers of i32 sums of u8 x i8 products.

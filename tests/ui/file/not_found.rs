@@ -1,3 +1,3 @@
-nnue::nnue!(include "sfnnv10.ron");
+nnue::nnue!(include "sfnnv11.ron");
 
 fn main() {}

@@ -24,6 +24,11 @@ unsafe impl Lanes for NeonLanes {
         unsafe { vld1q_s16(p) }
     }
     #[inline(always)]
+    unsafe fn load_i8(p: *const i8) -> int16x8_t {
+        // SAFETY: the caller guarantees 8 readable bytes and NEON.
+        unsafe { vmovl_s8(vld1_s8(p)) }
+    }
+    #[inline(always)]
     unsafe fn store(p: *mut i16, v: int16x8_t) {
         // SAFETY: the caller guarantees 8 writable lanes and NEON.
         unsafe { vst1q_s16(p, v) }

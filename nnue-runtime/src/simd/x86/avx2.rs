@@ -20,6 +20,11 @@ unsafe impl Lanes for Avx2Lanes {
         unsafe { _mm256_loadu_si256(p.cast()) }
     }
     #[inline(always)]
+    unsafe fn load_i8(p: *const i8) -> __m256i {
+        // SAFETY: the caller guarantees 16 readable bytes and AVX2.
+        unsafe { _mm256_cvtepi8_epi16(_mm_loadu_si128(p.cast())) }
+    }
+    #[inline(always)]
     unsafe fn store(p: *mut i16, v: __m256i) {
         // SAFETY: the caller guarantees 16 writable lanes and AVX2.
         unsafe { _mm256_storeu_si256(p.cast(), v) }

@@ -20,6 +20,11 @@ unsafe impl Lanes for Avx512Lanes {
         unsafe { _mm512_loadu_si512(p.cast()) }
     }
     #[inline(always)]
+    unsafe fn load_i8(p: *const i8) -> __m512i {
+        // SAFETY: the caller guarantees 32 readable bytes and AVX-512BW.
+        unsafe { _mm512_cvtepi8_epi16(_mm256_loadu_si256(p.cast())) }
+    }
+    #[inline(always)]
     unsafe fn store(p: *mut i16, v: __m512i) {
         // SAFETY: the caller guarantees 32 writable lanes and AVX-512F.
         unsafe { _mm512_storeu_si512(p.cast(), v) }

@@ -1,0 +1,264 @@
+//! The composed transformer: several feature sets (or one whose weights are
+//! not i16, or whose features are not one per piece) summed into one
+//! accumulator. Each set has its own rows, of its own weight type and
+//! encoding; a refresh adds the biases, then every set's active rows, set
+//! after set. Stockfish keeps one accumulator per set and adds them lane by
+//! lane before the output stage; as both sums wrap in i16 (and the proof
+//! shows that neither wraps), one accumulator is the same.
+//!
+//! The file holds the biases, every set's weights in list order, then one
+//! block of every set's PSQT weights in list order.
+
+use crate::constants::feature_set_type;
+use crate::targets::TARGETS;
+use crate::tokens::{doc, i32, ident, runtime};
+use nnue_spec::feature_sets::{self, per_piece};
+use nnue_spec::ir::{Arch, Encoding, FeatureSet, FeatureSetKind};
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+
+/// The field of a set in the generated `Transformer`.
+pub fn field(kind: FeatureSetKind) -> Ident {
+    ident(match kind {
+        FeatureSetKind::HalfKP => "half_kp",
+        FeatureSetKind::HalfKAv2 => "half_ka_v2",
+        FeatureSetKind::HalfKAv2_hm => "half_ka_v2_hm",
+        FeatureSetKind::FullThreats => "full_threats",
+    })
+}
+
+/// The runtime's number of features of a set.
+pub fn dimensions(set: &FeatureSet) -> TokenStream {
+    let rt = runtime();
+    let ty = feature_set_type(set.kind);
+    if per_piece(set.kind) { quote!(<#ty as #rt::FeatureSet>::DIMENSIONS) } else { quote!(#ty::DIMENSIONS) }
+}
+
+/// The runtime's most active features of a set.
+pub fn max_active(set: &FeatureSet) -> TokenStream {
+    let rt = runtime();
+    let ty = feature_set_type(set.kind);
+    if per_piece(set.kind) { quote!(<#ty as #rt::FeatureSet>::MAX_ACTIVE) } else { quote!(#ty::MAX_ACTIVE) }
+}
+
+fn encoding(encoding: Encoding) -> TokenStream {
+    let rt = runtime();
+    match encoding {
+        Encoding::Raw => quote!(#rt::Encoding::Raw),
+        Encoding::Leb128 => quote!(#rt::Encoding::Leb128),
+    }
+}
+
+/// The `Transformer` struct and its loading.
+pub fn transformer(arch: &Arch) -> TokenStream {
+    let rt = runtime();
+    let fields = arch.features.iter().map(|f| {
+        let (name, weight) = (field(f.kind), ident(f.weight.rust_name()));
+        let doc = doc(&format!(
+            "{}: {} rows of L1 {} weights and of PSQT_BUCKETS PSQT weights.",
+            feature_sets::name(f.kind),
+            f.dimensions,
+            f.weight.rust_name()
+        ));
+        quote! { #doc #name: #rt::scalar::FeatureRows<#weight> }
+    });
+    let names: Vec<Ident> = arch.features.iter().map(|f| field(f.kind)).collect();
+    let scale = i32(arch.transformer.load_scale);
+    let file_encoding = encoding(arch.encoding);
+    let reads = arch.features.iter().map(|f| {
+        let (name, weight, dims) = (field(f.kind), ident(f.weight.rust_name()), dimensions(f));
+        let what = format!("{} weights", feature_sets::name(f.kind));
+        let encoding = encoding(f.encoding);
+        quote! {
+            let mut #name = #rt::scalar::FeatureRows::<#weight>::zeroed(#dims, L1, PSQT_BUCKETS);
+            r.ints(#what, #encoding, #scale, &mut #name.weights)?;
+        }
+    });
+    let psqt = (arch.transformer.psqt_buckets > 0).then(|| {
+        quote! {
+            r.int_parts("transformer PSQT weights", #file_encoding, &mut [#(&mut #names.psqt_weights[..]),*])?;
+        }
+    });
+    quote! {
+        /// The transformer's parameters: the biases and every feature set's
+        /// rows, in file order.
+        pub struct Transformer {
+            biases: ::std::boxed::Box<#rt::Aligned<[i16; L1]>>,
+            #(#fields,)*
+        }
+
+        impl Transformer {
+            /// Reads the biases, every feature set's weights, then one block
+            /// of every set's PSQT weights (the hash word already read).
+            fn read(r: &mut #rt::NetReader<'_>) -> ::core::result::Result<Self, #rt::LoadError> {
+                let mut biases = ::std::boxed::Box::new(#rt::Aligned([0i16; L1]));
+                r.ints("transformer biases", #file_encoding, #scale, &mut biases[..])?;
+                #(#reads)*
+                #psqt
+                ::core::result::Result::Ok(Transformer { biases, #(#names),* })
+            }
+
+            /// Stores the lanes in the packing order of `lanes`-wide
+            /// registers, as the SIMD kernels expect.
+            fn permute_lanes(&mut self, lanes: usize) {
+                #rt::kernels::layout::permute_lanes(&mut self.biases[..], lanes);
+                #(self.#names.permute_lanes(lanes);)*
+            }
+        }
+    }
+}
+
+/// `refresh` and the row-adding kernel's dispatch, methods of `Network`.
+pub fn methods(arch: &Arch) -> TokenStream {
+    let rt = runtime();
+    let sets = arch.features.iter().map(|f| {
+        let (name, ty) = (field(f.kind), feature_set_type(f.kind));
+        let active = if per_piece(f.kind) {
+            quote! {
+                let mut active = [#rt::FeatureList::default(), #rt::FeatureList::default()];
+                <#ty as #rt::FeatureSet>::active_features_both(pos, &mut active);
+            }
+        } else {
+            let max = max_active(f);
+            quote! {
+                let mut active: [#rt::features::FeatureBuffer<{ #max }>; 2] = ::core::default::Default::default();
+                #ty::for_each_active_both(pos, |perspective, feature| active[perspective.index()].push(feature));
+            }
+        };
+        quote! {
+            {
+                #active
+                for (p, active) in active.iter().enumerate() {
+                    self.add_rows(&self.transformer.#name, active.as_slice(), &mut accumulator.values[p], &mut accumulator.psqt[p]);
+                }
+            }
+        }
+    });
+    let arms = TARGETS.iter().map(|t| {
+        let (variant, module, arch_name) = (ident(t.variant), ident(t.module), t.arch);
+        quote! {
+            #[cfg(target_arch = #arch_name)]
+            #rt::Backend::#variant(cpu) => #module::add_rows(cpu, rows, added, values, psqt),
+        }
+    });
+    quote! {
+        /// Computes both perspectives' accumulators from scratch: the
+        /// biases, then every feature set's active rows.
+        pub fn refresh(&self, pos: &impl #rt::Position, accumulator: &mut Accumulator) {
+            for p in 0..2 {
+                accumulator.values[p] = **self.transformer.biases;
+                accumulator.psqt[p] = [0; PSQT_BUCKETS];
+            }
+            #(#sets)*
+        }
+
+        /// The backend's kernel adding one feature set's rows.
+        fn add_rows<W: #rt::simd::Widen>(
+            &self,
+            rows: &#rt::scalar::FeatureRows<W>,
+            added: &[u32],
+            values: &mut [i16; L1],
+            psqt: &mut [i32; PSQT_BUCKETS],
+        ) {
+            match self.backend {
+                #rt::Backend::Scalar => rows.add(added, values, psqt),
+                #(#arms)*
+            }
+        }
+    }
+}
+
+/// The transformer part of the overflow proof; the PSQT ranges in `psqt`.
+/// The first per-piece set is bounded over its king views; with FullThreats
+/// next to it, both together, square by square (a piece's row and its
+/// attacks come with the same piece); every other set by its rows alone
+/// (FullThreats alone: one attacker per square).
+pub fn proof(arch: &Arch) -> TokenStream {
+    let rt = runtime();
+    let first = arch.features.iter().position(|f| per_piece(f.kind));
+    let threats = arch.features.iter().position(|f| f.kind == FeatureSetKind::FullThreats);
+    let joint = first.zip(threats);
+    let separate: Vec<&FeatureSet> = arch
+        .features
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| Some(i) != first && (joint.is_none() || Some(i) != threats))
+        .map(|(_, f)| f)
+        .collect();
+    let count = crate::tokens::int(separate.len());
+    let others = separate.iter().map(|f| {
+        let (name, label, max) = (field(f.kind), feature_sets::name(f.kind), max_active(f));
+        if f.kind == FeatureSetKind::FullThreats {
+            // One attacker per square, each with its most attacked pieces.
+            quote! {
+                #rt::overflow::threats::prove(
+                    &mut proof,
+                    #label,
+                    &transformer.#name.weights,
+                    L1,
+                    &transformer.#name.psqt_weights,
+                    PSQT_BUCKETS,
+                )
+            }
+        } else {
+            quote! {
+                #rt::overflow::rows::prove(
+                    &mut proof,
+                    #label,
+                    &transformer.#name.weights,
+                    L1,
+                    &transformer.#name.psqt_weights,
+                    PSQT_BUCKETS,
+                    #max,
+                )
+            }
+        }
+    });
+    let params = |f: &FeatureSet| {
+        let name = field(f.kind);
+        quote! {
+            let params = #rt::overflow::transformer::TransformerParams {
+                biases: &transformer.biases[..],
+                weights: &transformer.#name.weights,
+                psqt_weights: &transformer.#name.psqt_weights,
+                psqt_buckets: PSQT_BUCKETS,
+            };
+        }
+    };
+    let psqt = match (first.map(|i| &arch.features[i]), joint) {
+        (Some(f), Some((_, t))) => {
+            let (params, ty, threats) = (params(f), feature_set_type(f.kind), field(arch.features[t].kind));
+            quote! {
+                #params
+                #rt::overflow::threats::prove_joint(
+                    &mut proof,
+                    <#ty as #rt::FeatureSet>::index,
+                    &params,
+                    &transformer.#threats.weights,
+                    &transformer.#threats.psqt_weights,
+                    &others,
+                )
+            }
+        }
+        (Some(f), None) => {
+            let (params, ty, max) = (params(f), feature_set_type(f.kind), max_active(f));
+            quote! {
+                #params
+                #rt::overflow::transformer::prove_with(
+                    &mut proof,
+                    <#ty as #rt::FeatureSet>::index,
+                    #max,
+                    &params,
+                    &others,
+                )
+            }
+        }
+        (None, _) => quote! {
+            #rt::overflow::transformer::prove_rows_only(&mut proof, &transformer.biases[..], PSQT_BUCKETS, &others)
+        },
+    };
+    quote! {
+        let others: [#rt::overflow::rows::SetBound; #count] = [#(#others),*];
+        let psqt = { #psqt };
+    }
+}

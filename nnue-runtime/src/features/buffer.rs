@@ -1,0 +1,54 @@
+//! A fixed-capacity list of active features for feature sets with more
+//! active features than pieces on a board (FullThreats: up to 256).
+
+/// At most `N` feature indices; features beyond `N` (impossible for a set
+/// whose `MAX_ACTIVE` is `N`) are counted, not stored.
+#[derive(Debug, Clone)]
+pub struct FeatureBuffer<const N: usize> {
+    len: usize,
+    dropped: usize,
+    items: [u32; N],
+}
+
+impl<const N: usize> Default for FeatureBuffer<N> {
+    fn default() -> Self {
+        FeatureBuffer { len: 0, dropped: 0, items: [0; N] }
+    }
+}
+
+impl<const N: usize> FeatureBuffer<N> {
+    #[inline]
+    pub fn push(&mut self, index: usize) {
+        if self.len < N {
+            self.items[self.len] = index as u32;
+            self.len += 1;
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// The features, in the order they were pushed.
+    #[inline]
+    pub fn as_slice(&self) -> &[u32] {
+        &self.items[..self.len]
+    }
+
+    /// How many features did not fit.
+    pub fn dropped(&self) -> usize {
+        self.dropped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FeatureBuffer;
+
+    #[test]
+    fn keeps_n_and_counts_the_rest() {
+        let mut b = FeatureBuffer::<2>::default();
+        for f in [7, 8, 9] {
+            b.push(f);
+        }
+        assert_eq!((b.as_slice(), b.dropped()), (&[7, 8][..], 1));
+    }
+}

@@ -1,0 +1,347 @@
+//! Bounds on the FullThreats part of the accumulator over every position of
+//! at most 32 pieces, tighter than [`super::rows`]: every feature is an
+//! attack of one piece (its attacker, of a relative kind on an oriented
+//! square) on another, and
+//! - a square holds at most one piece, so of the attackers that could stand
+//!   on a square, at most one does;
+//! - a piece attacks at most [`FullThreats::max_attacked`] pieces at once
+//!   (2 for a pawn, 4 for a bishop or a rook, 8 for the others);
+//! - at most 32 squares hold a piece.
+//!
+//! So a lane is at most the sum, over the 32 squares with the largest
+//! values, of the largest over the attackers that may stand there of the sum
+//! of their `max_attacked` largest positive weights; likewise below. Which
+//! pieces are attacked, and the rules binding pieces to each other, are
+//! dropped, so this is a true bound.
+
+use super::rows::SetBound;
+use super::transformer::{pieces_allowed, square_name, Bounded, IndexFn, TransformerParams, ACCUMULATOR, PSQT};
+use super::{Int, Interval, OverflowProof};
+use crate::features::FullThreats;
+use crate::position::{Color, Piece, PieceKind, Square};
+
+/// The most pieces on a board.
+const MAX_PIECES: usize = 32;
+/// Relative attackers (own and opponent's kinds) times squares.
+const GROUPS: usize = 12 * 64;
+
+/// Every feature by its attacker: `groups[relative * 64 + square]`.
+fn groups() -> Vec<Vec<usize>> {
+    let mut groups = vec![Vec::new(); GROUPS];
+    for feature in 0..FullThreats::DIMENSIONS {
+        let (relative, square) = FullThreats::attacker(feature);
+        groups[relative * 64 + square].push(feature);
+    }
+    groups
+}
+
+/// The sum of the `k` largest positive values of `values` (reorders it).
+fn top_positive(values: &mut [i64], k: usize) -> i64 {
+    let k = k.min(values.len());
+    if k == 0 {
+        return 0;
+    }
+    if k < values.len() {
+        values.select_nth_unstable_by(k - 1, |a, b| b.cmp(a));
+    }
+    values[..k].iter().filter(|&&v| v > 0).sum()
+}
+
+/// A piece that may stand on a square: its piece-square feature, its
+/// attacker group, whether it is the perspective's, whether a queen.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct Candidate {
+    row: Option<usize>,
+    group: usize,
+    own: bool,
+    queen: bool,
+}
+
+/// Most queens a side has: its own and 8 promoted pawns.
+const MAX_QUEENS: usize = 9;
+
+/// The largest sum of at most `n` values, at most [`MAX_QUEENS`] of them
+/// from `queens` and the rest from `others`, each taken once and only when
+/// positive (reorders both).
+fn side_sum(queens: &mut [i64], others: &mut [i64], n: usize) -> i64 {
+    let prefix = |values: &mut [i64]| -> Vec<i64> {
+        values.sort_unstable_by(|a, b| b.cmp(a));
+        std::iter::once(0).chain(values.iter().scan(0, |sum, &v| {
+            *sum += v.max(0);
+            Some(*sum)
+        })).collect()
+    };
+    let (q, o) = (prefix(queens), prefix(others));
+    (0..=n.min(MAX_QUEENS))
+        .map(|k| q[k.min(q.len() - 1)] + o[(n - k).min(o.len() - 1)])
+        .max()
+        .unwrap_or(0)
+}
+
+/// Per attacker group (`relative * 64 + square`) and column of `values`
+/// (`width` per feature row): the sum of the group's `max_attacked` largest
+/// positive values and the magnitude of the sum of its `max_attacked` most
+/// negative ones, `[group * width + column]`.
+pub struct GroupTops {
+    pub width: usize,
+    pub high: Vec<i64>,
+    pub low: Vec<i64>,
+}
+
+impl GroupTops {
+    pub fn new<W: Copy + Into<i64>>(values: &[W], width: usize) -> GroupTops {
+        assert_eq!(values.len(), FullThreats::DIMENSIONS * width, "one row per FullThreats feature");
+        let mut high = vec![0i64; GROUPS * width];
+        let mut low = vec![0i64; GROUPS * width];
+        let mut scratch: Vec<i64> = Vec::new();
+        for (group, features) in groups().iter().enumerate() {
+            let k = FullThreats::max_attacked(group / 64);
+            for column in 0..width {
+                scratch.clear();
+                scratch.extend(features.iter().map(|&f| values[f * width + column].into()));
+                high[group * width + column] = top_positive(&mut scratch, k);
+                scratch.iter_mut().for_each(|v| *v = -*v);
+                low[group * width + column] = top_positive(&mut scratch, k);
+            }
+        }
+        GroupTops { width, high, low }
+    }
+
+    /// Per column, the range of the set's part alone: 32 squares, each with
+    /// its best attacker.
+    pub fn ranges(&self) -> Vec<Interval> {
+        (0..self.width)
+            .map(|column| {
+                let best = |table: &[i64]| -> i64 {
+                    let mut per_square: Vec<i64> = (0..64)
+                        .map(|s| (0..12).map(|r| table[(r * 64 + s) * self.width + column]).max().unwrap_or(0))
+                        .collect();
+                    top_positive(&mut per_square, MAX_PIECES)
+                };
+                Interval::new(-best(&self.low), best(&self.high))
+            })
+            .collect()
+    }
+}
+
+/// Per column of `values` (`width` per feature row), the range described in
+/// the module documentation.
+pub fn column_ranges<W: Copy + Into<i64>>(values: &[W], width: usize) -> Vec<Interval> {
+    GroupTops::new(values, width).ranges()
+}
+
+/// The bound of the FullThreats rows `weights` (`lanes` per feature) and
+/// `psqt_weights` (`buckets` per feature). Records the set's own part, held
+/// in i16 by Stockfish (its threat accumulator, without biases), as
+/// `<name> accumulator`.
+pub fn prove<W: Copy + Into<i64>>(
+    proof: &mut OverflowProof,
+    name: &str,
+    weights: &[W],
+    lanes: usize,
+    psqt_weights: &[i32],
+    buckets: usize,
+) -> SetBound {
+    let lane_ranges = column_ranges(weights, lanes);
+    if let Some((lane, range)) = lane_ranges.iter().enumerate().min_by_key(|(_, r)| r.margin(Int::I16)) {
+        let all = lane_ranges.iter().copied().reduce(Interval::union).unwrap_or(*range);
+        let what = format!("{name} accumulator");
+        proof.record(&what, Int::I16, *range, || format!("lane {lane}, at most one attacker per square, 32 pieces"));
+        proof.record(&what, Int::I16, all, || format!("lane {lane}, at most one attacker per square, 32 pieces"));
+    }
+    let psqt = if buckets == 0 { Vec::new() } else { column_ranges(psqt_weights, buckets) };
+    SetBound { lanes: lane_ranges, psqt }
+}
+
+/// The bounds of an accumulator summing a per-piece set (`index`, with its
+/// biases, weights and PSQT weights in `params`) and FullThreats
+/// (`threat_weights`, `threat_psqt_weights`), plus `others` bounded
+/// separately, over every position of at most 32 pieces: the pieces are
+/// shared. For each perspective and king square, each other square holds
+/// no piece or one of the pieces that may stand there; that piece adds its
+/// piece-square row and at most its `max_attacked` threat rows. So a lane
+/// is at most the biases, plus the own king's row and best threats, plus
+/// the 31 largest positive per-square maxima of (row + best threats), and
+/// at most the 15 largest of the own side's maxima plus the 16 largest of
+/// the opponent's (16 pieces a side), of which at most 9 queens a side (a
+/// queen and 8 promotions); likewise below. Records `transformer accumulator` (i16), `transformer
+/// PSQT` (i32) and FullThreats' own part (`FullThreats accumulator`, i16,
+/// as [`prove`]); returns each PSQT bucket's range.
+#[allow(clippy::too_many_arguments)]
+pub fn prove_joint<W: Copy + Into<i64> + Bounded, T: Copy + Into<i64>>(
+    proof: &mut OverflowProof,
+    index: IndexFn,
+    params: &TransformerParams<'_, W>,
+    threat_weights: &[T],
+    threat_psqt_weights: &[i32],
+    others: &[SetBound],
+) -> Vec<Interval> {
+    let lanes = params.biases.len();
+    let buckets = params.psqt_buckets;
+    let lane_tops = GroupTops::new(threat_weights, lanes);
+    let psqt_tops = GroupTops::new(threat_psqt_weights, buckets);
+    let own_part = lane_tops.ranges();
+    if let Some((lane, range)) = own_part.iter().enumerate().min_by_key(|(_, r)| r.margin(Int::I16)) {
+        let all = own_part.iter().copied().reduce(Interval::union).unwrap_or(*range);
+        let at = || format!("lane {lane}, at most one attacker per square, 32 pieces");
+        proof.record("FullThreats accumulator", Int::I16, *range, at);
+        proof.record("FullThreats accumulator", Int::I16, all, at);
+    }
+    let extra = |ranges: fn(&SetBound) -> &[Interval], i: usize| others.iter().fold(Interval::point(0), |sum, set| sum + ranges(set)[i]);
+    let mut psqt = vec![None::<Interval>; buckets];
+    // Per other square: the best of either side; own queens, own others,
+    // their queens, their others.
+    let mut high: [Vec<i64>; 5] = Default::default();
+    let mut low: [Vec<i64>; 5] = Default::default();
+    let mut seen = std::collections::HashSet::new();
+    for perspective in [Color::White, Color::Black] {
+        for king in (0..64).filter_map(Square::new) {
+            let orientation = FullThreats::orientation(perspective, king);
+            // Per other square: its pieces' piece-square rows and threat groups.
+            let own_king = Piece { color: perspective, kind: PieceKind::King };
+            let group = |square: Square, piece: Piece| FullThreats::relative_piece(perspective, piece) * 64 + square.xor(orientation).index();
+            let own = (index(perspective, king, king, own_king), group(king, own_king));
+            let squares: Vec<Vec<Candidate>> = (0..64)
+                .filter_map(Square::new)
+                .filter(|&s| s != king)
+                .map(|s| {
+                    pieces_allowed(perspective, s)
+                        .map(|p| Candidate {
+                            row: index(perspective, king, s, p),
+                            group: group(s, p),
+                            own: p.color == perspective,
+                            queen: p.kind == PieceKind::Queen,
+                        })
+                        .collect()
+                })
+                .collect();
+            // Views with the same candidates (mirrored or flipped king
+            // squares) have the same bounds.
+            let mut key: Vec<Vec<Candidate>> = squares.clone();
+            key.iter_mut().for_each(|pieces| pieces.sort_unstable());
+            key.sort_unstable();
+            if !seen.insert((own, key)) {
+                continue;
+            }
+            // `row(feature, column)` and the threat tops of `width` columns.
+            let mut bound = |row: &dyn Fn(usize, usize) -> i64, tops: &GroupTops, base: &dyn Fn(usize) -> i64, mut each: Box<dyn FnMut(usize, Interval) + '_>| {
+                let width = tops.width;
+                for column in 0..width {
+                    let psq = |f: Option<usize>| f.map_or(0, |f| row(f, column));
+                    let (own_row, own_group) = own;
+                    let base = base(column) + psq(own_row);
+                    // Per square: the best piece of either side, and per side
+                    // the best queen and the best other piece.
+                    high.iter_mut().chain(low.iter_mut()).for_each(Vec::clear);
+                    for pieces in &squares {
+                        let (mut hi, mut lo) = ([0i64; 4], [0i64; 4]);
+                        for &Candidate { row: f, group: g, own, queen } in pieces {
+                            let r = psq(f);
+                            let slot = 2 * usize::from(!own) + usize::from(!queen);
+                            hi[slot] = hi[slot].max(r + tops.high[g * width + column]);
+                            lo[slot] = lo[slot].max(-r + tops.low[g * width + column]);
+                        }
+                        for (table, v) in [(&mut high, hi), (&mut low, lo)] {
+                            table[0].push(v.into_iter().max().unwrap_or(0));
+                            for (t, x) in table[1..].iter_mut().zip(v) {
+                                t.push(x);
+                            }
+                        }
+                    }
+                    // At most 31 other pieces; or per side at most 15 (own,
+                    // besides the king) or 16 (the opponent's), of which at
+                    // most 9 queens: the smaller bound (the second drops that
+                    // pieces stand on different squares).
+                    let others = |t: &mut [Vec<i64>; 5]| {
+                        let all = top_positive(&mut t[0], MAX_PIECES - 1);
+                        let [_, own_queens, own_others, their_queens, their_others] = t;
+                        let sides = side_sum(own_queens, own_others, MAX_PIECES / 2 - 1) + side_sum(their_queens, their_others, MAX_PIECES / 2);
+                        all.min(sides)
+                    };
+                    let max = base + tops.high[own_group * width + column] + others(&mut high);
+                    let min = base - tops.low[own_group * width + column] - others(&mut low);
+                    each(column, Interval::new(min, max));
+                }
+            };
+            let at = |what: String| format!("{what}, {perspective:?} king on {}", square_name(king));
+            let mut tightest: Option<(usize, Interval)> = None;
+            let mut all: Option<Interval> = None;
+            bound(
+                &|f, lane| params.weights[f * lanes + lane].into(),
+                &lane_tops,
+                &|lane| i64::from(params.biases[lane]),
+                Box::new(|lane, range| {
+                    let range = range + extra(|s| &s.lanes, lane);
+                    all = Some(all.map_or(range, |a| a.union(range)));
+                    if tightest.is_none_or(|(_, t)| range.margin(Int::I16) < t.margin(Int::I16)) {
+                        tightest = Some((lane, range));
+                    }
+                }),
+            );
+            if let (Some(all), Some((lane, range))) = (all, tightest) {
+                proof.record(ACCUMULATOR, Int::I16, range, || at(format!("lane {lane}")));
+                proof.record(ACCUMULATOR, Int::I16, all, || at(format!("lane {lane}")));
+            }
+            bound(
+                &|f, bucket| i64::from(params.psqt_weights[f * buckets + bucket]),
+                &psqt_tops,
+                &|_| 0,
+                Box::new(|bucket, range| {
+                    let range = range + extra(|s| &s.psqt, bucket);
+                    psqt[bucket] = Some(psqt[bucket].map_or(range, |t: Interval| t.union(range)));
+                    proof.record(PSQT, Int::I32, range, || at(format!("bucket {bucket}")));
+                }),
+            );
+        }
+    }
+    psqt.into_iter().map(|r| r.expect("every bucket is bounded in every view")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_attacker_per_square_and_its_largest_attacks() {
+        // Column 0: every weight 1 -> 32 squares x 8 attacks at most (no
+        // square's best attacker has more than 8 features).
+        // Column 1: weight 100 on every feature of own knights on b1 only:
+        // one knight, its (at most 8) largest attacks; every other -1, so
+        // the low end is 32 squares x 8 x -1.
+        let (b1_knight, b1) = (1, 1);
+        let values: Vec<i16> = (0..FullThreats::DIMENSIONS)
+            .flat_map(|f| [1, if FullThreats::attacker(f) == (b1_knight, b1) { 100 } else { -1 }])
+            .collect();
+        let ranges = column_ranges(&values, 2);
+        assert_eq!(ranges[0], Interval::new(0, 32 * 8));
+        // A knight on b1 reaches a3, c3 and d2: 3 squares, 2 colours of
+        // targets, so more than 8 features; 8 count.
+        assert_eq!(ranges[1], Interval::new(-32 * 8, 8 * 100));
+    }
+
+    /// One lane; piece-square weights of HalfKAv2_hm `psq`, threat weights
+    /// `threat(relative attacker)`: the joint bound of the lane.
+    fn joint(psq: i16, threat: impl Fn(usize) -> i8) -> Interval {
+        use crate::features::{FeatureSet, HalfKAv2Hm};
+        let weights = vec![psq; HalfKAv2Hm::DIMENSIONS];
+        let params = TransformerParams { biases: &[0], weights: &weights, psqt_weights: &[], psqt_buckets: 0 };
+        let threats: Vec<i8> = (0..FullThreats::DIMENSIONS).map(|f| threat(FullThreats::attacker(f).0)).collect();
+        let mut proof = OverflowProof::default();
+        prove_joint(&mut proof, HalfKAv2Hm::index, &params, &threats, &[], &[]);
+        proof.bounds().iter().find(|b| b.value == ACCUMULATOR).expect("the accumulator is bounded").range
+    }
+
+    #[test]
+    fn joint_bound_counts_each_piece_once_with_its_attacks() {
+        // Every threat row 1: 32 pieces with 8 attacks each.
+        assert_eq!(joint(0, |_| 1), Interval::new(0, 256));
+        // A piece-square row of 2 comes with the piece: up to 32 pieces,
+        // at least the own king.
+        assert_eq!(joint(2, |_| 1), Interval::new(2, 256 + 64));
+        // Only queens' threats count: at most 9 queens a side.
+        let queens = |relative: usize| i8::from(relative % 6 == PieceKind::Queen as usize);
+        assert_eq!(joint(0, queens), Interval::new(0, 2 * 9 * 8));
+        // Negative rows: the same below.
+        assert_eq!(joint(0, |r| -queens(r)), Interval::new(-2 * 9 * 8, 0));
+    }
+}

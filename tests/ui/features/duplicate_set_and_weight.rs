@@ -1,0 +1,3 @@
+nnue::nnue!(include "duplicate_set_and_weight.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "unknown_encoding.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "unknown_set.ron");
+
+fn main() {}

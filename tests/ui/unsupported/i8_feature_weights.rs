@@ -1,3 +1,0 @@
-nnue::nnue!(include "i8_feature_weights.ron");
-
-fn main() {}

@@ -1,3 +1,0 @@
-nnue::nnue!(include "several_feature_sets.ron");
-
-fn main() {}
