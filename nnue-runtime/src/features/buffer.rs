@@ -1,5 +1,6 @@
-//! A fixed-capacity list of active features for feature sets with more
-//! active features than pieces on a board (FullThreats: up to 256).
+//! A fixed-capacity list of active features: [`super::FeatureList`] for the
+//! per-piece sets (one per piece), larger for sets with more active features
+//! than pieces on a board (FullThreats: up to 256).
 
 /// At most `N` feature indices; features beyond `N` (impossible for a set
 /// whose `MAX_ACTIVE` is `N`) are counted, not stored.
@@ -15,6 +16,16 @@ impl<const N: usize> Default for FeatureBuffer<N> {
         FeatureBuffer { len: 0, dropped: 0, items: [0; N] }
     }
 }
+
+/// Buffers are equal when they hold the same features in the same order and
+/// dropped as many (what lies past the length is not compared).
+impl<const N: usize> PartialEq for FeatureBuffer<N> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice() && self.dropped == other.dropped
+    }
+}
+
+impl<const N: usize> Eq for FeatureBuffer<N> {}
 
 impl<const N: usize> FeatureBuffer<N> {
     #[inline]
@@ -33,7 +44,8 @@ impl<const N: usize> FeatureBuffer<N> {
         &self.items[..self.len]
     }
 
-    /// How many features did not fit.
+    /// How many features did not fit (zero for a legal position and a set
+    /// whose `MAX_ACTIVE` is at most `N`).
     pub fn dropped(&self) -> usize {
         self.dropped
     }

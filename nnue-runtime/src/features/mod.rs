@@ -60,54 +60,11 @@ pub trait FeatureSet {
 /// Capacity of a [`FeatureList`]: every piece of a full board.
 pub const MAX_FEATURES: usize = 32;
 
-/// The active features of one perspective: a fixed-capacity list. Pieces
-/// beyond the capacity (impossible in a legal position) are counted but not
-/// stored, so a bad position gives a wrong value, never a crash.
-#[derive(Debug, Clone)]
-pub struct FeatureList {
-    len: usize,
-    dropped: usize,
-    items: [u32; MAX_FEATURES],
-}
-
-impl Default for FeatureList {
-    fn default() -> Self {
-        FeatureList { len: 0, dropped: 0, items: [0; MAX_FEATURES] }
-    }
-}
-
-/// Lists are equal when they hold the same features in the same order and
-/// dropped as many (what lies past the length is not compared).
-impl PartialEq for FeatureList {
-    fn eq(&self, other: &Self) -> bool {
-        self.as_slice() == other.as_slice() && self.dropped == other.dropped
-    }
-}
-
-impl Eq for FeatureList {}
-
-impl FeatureList {
-    #[inline]
-    pub fn push(&mut self, index: usize) {
-        if self.len < MAX_FEATURES {
-            self.items[self.len] = index as u32;
-            self.len += 1;
-        } else {
-            self.dropped += 1;
-        }
-    }
-
-    /// The features, in the order they were pushed.
-    #[inline]
-    pub fn as_slice(&self) -> &[u32] {
-        &self.items[..self.len]
-    }
-
-    /// How many features did not fit (zero for a legal position).
-    pub fn dropped(&self) -> usize {
-        self.dropped
-    }
-}
+/// The active features of one perspective for the per-piece feature sets:
+/// one per piece of a full board. Pieces beyond the capacity (impossible in a
+/// legal position) are counted but not stored, so a bad position gives a
+/// wrong value, never a crash.
+pub type FeatureList = FeatureBuffer<MAX_FEATURES>;
 
 /// Plane offsets of pieces seen from `perspective`: the perspective's own
 /// pieces first, then the opponent's, interleaved per kind
