@@ -55,7 +55,7 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
     let rt = runtime();
     let module = ident(target.module);
     let token = ident(target.token);
-    let (arch_name, simd) = (target.arch, ident(target.simd));
+    let (arch_name, simd, features) = (target.arch, ident(target.simd), target.features);
     let plan = plan(arch, target);
     let module_doc = doc(&format!("Kernels for {}.", target.name));
     let tile_doc = doc(&plan.tiling);
@@ -143,9 +143,22 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
                 input: &[u8; TRANSFORMED],
                 trace: &mut impl ::core::ops::FnMut(&'static str, #rt::LayerOutput<'_>),
             ) -> i32 {
-                cpu.within(|cpu| {
-                    #body
-                })
+                // SAFETY: a `Cpu` token exists only if this CPU has the
+                // instruction set whose features `forward` is compiled for.
+                unsafe { forward(cpu.inside(), stack, input, trace) }
+            }
+
+            /// [`propagate`] compiled for the instruction set, every kernel
+            /// inlined into it. Safe to call where a `Cpu` token exists: the
+            /// token proves the CPU has these features.
+            #[target_feature(enable = #features)]
+            fn forward(
+                cpu: #rt::simd::Inside<Cpu>,
+                stack: &LayerStack,
+                input: &[u8; TRANSFORMED],
+                trace: &mut impl ::core::ops::FnMut(&'static str, #rt::LayerOutput<'_>),
+            ) -> i32 {
+                #body
             }
         }
     }

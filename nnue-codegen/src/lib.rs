@@ -18,7 +18,7 @@ mod network;
 mod proof;
 mod random;
 mod stack;
-mod targets;
+pub mod targets;
 mod tokens;
 
 pub use backends::Plan;

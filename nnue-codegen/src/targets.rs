@@ -19,6 +19,9 @@ pub struct Target {
     pub simd: &'static str,
     /// The token type in that module.
     pub token: &'static str,
+    /// The `#[target_feature]` features its token proves (the token's
+    /// `FEATURES`; tests/inlined_kernels.rs checks they agree).
+    pub features: &'static str,
     /// i16 lanes per accumulator register.
     pub lanes: usize,
     /// Accumulator registers a tile may hold. On x86 all 16 ymm registers
@@ -30,23 +33,32 @@ pub struct Target {
     pub dot_lanes: usize,
 }
 
-const fn x86(module: &'static str, variant: &'static str, name: &'static str, lanes: usize, max_tile: usize, dot_lanes: usize) -> Target {
-    Target { module, variant, name, arch: "x86_64", simd: "x86", token: variant, lanes, max_tile, dot_lanes }
+#[allow(clippy::too_many_arguments)]
+const fn x86(
+    module: &'static str,
+    variant: &'static str,
+    name: &'static str,
+    features: &'static str,
+    lanes: usize,
+    max_tile: usize,
+    dot_lanes: usize,
+) -> Target {
+    Target { module, variant, name, arch: "x86_64", simd: "x86", token: variant, features, lanes, max_tile, dot_lanes }
 }
 
-const fn arm(module: &'static str, variant: &'static str, name: &'static str) -> Target {
+const fn arm(module: &'static str, variant: &'static str, name: &'static str, features: &'static str) -> Target {
     // 32 vector registers: 16 for the accumulator tile, the rest for rows.
-    Target { module, variant, name, arch: "aarch64", simd: "aarch64", token: variant, lanes: 8, max_tile: 16, dot_lanes: 4 }
+    Target { module, variant, name, arch: "aarch64", simd: "aarch64", token: variant, features, lanes: 8, max_tile: 16, dot_lanes: 4 }
 }
 
 /// Every target, x86-64 first.
 pub const TARGETS: [Target; 6] = [
-    x86("avx2", "Avx2", "AVX2", 16, 16, 8),
-    x86("avx_vnni", "AvxVnni", "AVX2 + AVX-VNNI", 16, 16, 8),
-    x86("avx512", "Avx512", "AVX-512 F/BW/VL", 32, 16, 16),
-    x86("avx512_vnni", "Avx512Vnni", "AVX-512 F/BW/VL + VNNI", 32, 16, 16),
-    arm("neon", "Neon", "NEON"),
-    arm("neon_dotprod", "NeonDotprod", "NEON + dot product"),
+    x86("avx2", "Avx2", "AVX2", "avx2,popcnt", 16, 16, 8),
+    x86("avx_vnni", "AvxVnni", "AVX2 + AVX-VNNI", "avx2,popcnt,avxvnni", 16, 16, 8),
+    x86("avx512", "Avx512", "AVX-512 F/BW/VL", "avx2,popcnt,avx512f,avx512bw,avx512vl", 32, 16, 16),
+    x86("avx512_vnni", "Avx512Vnni", "AVX-512 F/BW/VL + VNNI", "avx2,popcnt,avx512f,avx512bw,avx512vl,avx512vnni", 32, 16, 16),
+    arm("neon", "Neon", "NEON", "neon"),
+    arm("neon_dotprod", "NeonDotprod", "NEON + dot product", "neon,dotprod"),
 ];
 
 /// i32 lanes of the narrow (256-bit) dot-product register of x86.

@@ -33,10 +33,11 @@ macro_rules! check_join_16 {
     };
 }
 
-/// A backend token inside its `within`: the kernels a forward pass runs
-/// (the affine layers) are methods of this type, `#[inline(always)]`, so
-/// they become part of the one `#[target_feature]` function `within` runs
-/// instead of calls to functions of their own. Only `within` makes one.
+/// A backend token, for use inside a function compiled for its ISA
+/// (`#[target_feature(enable = Token::FEATURES)]`): the kernels a forward
+/// pass runs (the affine layers) are methods of this type,
+/// `#[inline(always)]`, so they become part of that function instead of
+/// calls to functions of their own. Only a token's `inside` makes one.
 #[derive(Debug, Clone, Copy)]
 pub struct Inside<T>(T);
 

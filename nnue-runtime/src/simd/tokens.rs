@@ -2,10 +2,10 @@
 //! after run-time detection found its instruction set, and its safe methods
 //! run the [`crate::kernels`] instantiated for the ISA's vector types inside
 //! `#[target_feature]` functions. The affine kernels of a forward pass are
-//! methods of [`Inside`](crate::simd::Inside)`<Token>` instead, which only
-//! the token's `within` hands out: they are inlined into the one
-//! `#[target_feature]` function `within` runs. Generated code calls these
-//! methods and holds no `unsafe` itself.
+//! methods of [`Inside`](crate::simd::Inside)`<Token>` instead, which the
+//! token's `inside` hands out: generated code calls them from its own
+//! `#[target_feature(enable = Token::FEATURES)]` function, into which they
+//! are inlined. That function is the one place generated code is `unsafe`.
 
 /// `backend_token!(doc, Token, Isa::X, "features", Lanes, Dot, Dot256)`.
 macro_rules! backend_token {
@@ -20,22 +20,19 @@ macro_rules! backend_token {
                 $isa.is_available().then_some($token(()))
             }
 
-            /// Runs `f` inside a function compiled for this instruction set,
-            /// handing it the token as [`Inside`](crate::simd::Inside), whose
-            /// kernel methods are inlined into that function (a layer
-            /// stack's forward pass becomes one function, every kernel
-            /// compiled for this ISA).
+            /// The instruction-set features this token proves, as
+            /// `#[target_feature(enable = ...)]` takes them. Generated code
+            /// compiles each forward pass for exactly these.
+            pub const FEATURES: &'static str = $features;
+
+            /// The token as [`Inside`](crate::simd::Inside), whose kernel
+            /// methods are `#[inline(always)]`: generated code calls them
+            /// from a function compiled with [`Self::FEATURES`] (a layer
+            /// stack's forward pass), so that every kernel becomes that
+            /// function's own instructions.
             #[inline(always)]
-            pub fn within<R>(self, f: impl FnOnce($crate::simd::Inside<Self>) -> R) -> R {
-                /// # Safety
-                /// The CPU supports the token's instruction set.
-                #[target_feature(enable = $features)]
-                #[inline]
-                unsafe fn run<R>(f: impl FnOnce($crate::simd::Inside<$token>) -> R, inside: $crate::simd::Inside<$token>) -> R {
-                    f(inside)
-                }
-                // SAFETY: the token exists only if the CPU supports the ISA.
-                unsafe { run(f, $crate::simd::Inside(self)) }
+            pub fn inside(self) -> $crate::simd::Inside<Self> {
+                $crate::simd::Inside(self)
             }
 
             /// [`crate::kernels::accumulate`] with this ISA's registers.
@@ -162,7 +159,7 @@ macro_rules! backend_token {
 
     (@affine $columns:ident, $rows:ident, $dot:ty) => {
         /// [`crate::kernels::affine_columns`] with this ISA's dot products of
-        /// this width, inlined into the function `within` runs.
+        /// this width, inlined into the `#[target_feature]` function calling it.
         #[inline(always)]
         pub fn $columns<const PADDED: usize, const CHUNKS: usize, const OUT: usize, const REGS: usize, const SPARSE: bool>(
             self,
@@ -171,16 +168,17 @@ macro_rules! backend_token {
             input: &[u8; PADDED],
             out: &mut [i32; OUT],
         ) {
-            // SAFETY: an `Inside` exists only within `within` of a token,
-            // which exists only if the CPU supports the ISA. (Inlined there,
-            // the kernel compiles to the ISA's instructions; called anywhere
-            // else, its intrinsics would be calls, slower but still correct
-            // on this CPU.)
+            // SAFETY: an `Inside` is made only from a token, which exists
+            // only if the CPU supports the ISA. (Inlined into a function
+            // compiled for the ISA, the kernel becomes its instructions;
+            // anywhere else its intrinsics would be calls, slower but still
+            // correct on this CPU. tests/inlined_kernels.rs checks that the
+            // generated code has no such calls.)
             unsafe { $crate::kernels::affine_columns::<$dot, PADDED, CHUNKS, OUT, REGS, SPARSE>(biases, weights, input, out) }
         }
 
         /// [`crate::kernels::affine_rows`] with this ISA's dot products of
-        /// this width, inlined into the function `within` runs.
+        /// this width, inlined into the `#[target_feature]` function calling it.
         #[inline(always)]
         pub fn $rows<const PADDED: usize, const OUT: usize>(
             self,
