@@ -90,6 +90,10 @@ pub struct Piece {
     pub kind: PieceKind,
 }
 
+/// A board as bitboards, `[color index][kind]`, bit `i` for the square of
+/// index `i` ([`Position::bitboards`]).
+pub type Bitboards = [[u64; 6]; 2];
+
 /// What a network needs to know of a position. Engines implement this for
 /// their board type (the `shakmaty` feature implements it for
 /// `shakmaty::Chess`).
@@ -109,7 +113,7 @@ pub trait Position {
     /// The pieces as bitboards, `[color index][kind]`, bit `i` for the
     /// square of index `i`. Boards kept as bitboards should override this;
     /// the refresh cache compares positions with it.
-    fn bitboards(&self) -> [[u64; 6]; 2] {
+    fn bitboards(&self) -> Bitboards {
         let mut bitboards = [[0; 6]; 2];
         self.for_each_piece(|square, piece| bitboards[piece.color.index()][piece.kind as usize] |= 1 << square.index());
         bitboards

@@ -9,10 +9,7 @@
 
 use crate::features::FeatureList;
 use crate::network::Network;
-use crate::position::{Color, Piece, PieceKind, Position, Square};
-
-/// A board as bitboards, `[color index][kind]` ([`Position::bitboards`]).
-type Bitboards = [[u64; 6]; 2];
+use crate::position::{Bitboards, Color, Piece, PieceKind, Position, Square};
 
 struct Entry<N: Network> {
     half: N::Half,

@@ -44,10 +44,37 @@ impl<const N: usize> FeatureBuffer<N> {
         &self.items[..self.len]
     }
 
+    /// Sorts the features.
+    pub fn sort_unstable(&mut self) {
+        self.items[..self.len].sort_unstable();
+    }
+
     /// How many features did not fit (zero for a legal position and a set
     /// whose `MAX_ACTIVE` is at most `N`).
     pub fn dropped(&self) -> usize {
         self.dropped
+    }
+}
+
+/// A list that features are collected in: a [`FeatureBuffer`] of some
+/// capacity. Code generic over a network collects a move's changed features
+/// in the network's own list type ([`crate::Network::Changes`]).
+pub trait FeatureSink: Default {
+    /// Appends a feature.
+    fn push(&mut self, index: usize);
+    /// The features, in the order they were pushed.
+    fn as_slice(&self) -> &[u32];
+}
+
+impl<const N: usize> FeatureSink for FeatureBuffer<N> {
+    #[inline]
+    fn push(&mut self, index: usize) {
+        FeatureBuffer::push(self, index)
+    }
+
+    #[inline]
+    fn as_slice(&self) -> &[u32] {
+        FeatureBuffer::as_slice(self)
     }
 }
 

@@ -32,7 +32,7 @@
 //! [`FullThreats::for_each_active`] lists a position's features.
 
 use crate::attacks::{attacks, reach, squares, Bitboard};
-use crate::position::{Color, Piece, PieceKind, Position, Square};
+use crate::position::{Bitboards, Color, Piece, PieceKind, Position, Square};
 
 /// One piece attacking another: what a threat feature encodes, before it is
 /// seen from a perspective.
@@ -205,13 +205,19 @@ impl FullThreats {
 
     /// Calls `f` for every attack of a piece on another piece in `pos`, in
     /// no particular order.
-    pub fn for_each_threat(pos: &impl Position, mut f: impl FnMut(Threat)) {
+    pub fn for_each_threat(pos: &impl Position, f: impl FnMut(Threat)) {
         let mut board = [None::<Piece>; 64];
         let mut occupied: Bitboard = 0;
         pos.for_each_piece(|square, piece| {
             board[square.index()] = Some(piece);
             occupied |= 1 << square.index();
         });
+        Self::for_each_threat_on(&board, occupied, f);
+    }
+
+    /// [`FullThreats::for_each_threat`] on a board given as the piece on
+    /// each square and the occupied squares.
+    fn for_each_threat_on(board: &[Option<Piece>; 64], occupied: Bitboard, mut f: impl FnMut(Threat)) {
         for from in squares(occupied) {
             let attacker = board[from.index()].expect("an occupied square holds a piece");
             for to in squares(attacks(attacker, from, occupied) & occupied) {
@@ -219,6 +225,28 @@ impl FullThreats {
                 f(Threat { attacker, from, attacked, to });
             }
         }
+    }
+
+    /// Calls `f` with every active feature of the board `bitboards` from
+    /// `perspective`, whose king is on `king` (the board need not hold that
+    /// king: an empty board has no features), in no particular order.
+    pub fn for_each_active_on(bitboards: &Bitboards, perspective: Color, king: Square, mut f: impl FnMut(usize)) {
+        let mut board = [None::<Piece>; 64];
+        let mut occupied: Bitboard = 0;
+        for (color, side) in [Color::White, Color::Black].into_iter().zip(bitboards) {
+            for (kind, &pieces) in PieceKind::ALL.into_iter().zip(side) {
+                for square in squares(pieces) {
+                    board[square.index()] = Some(Piece { color, kind });
+                }
+                occupied |= pieces;
+            }
+        }
+        let orientation = Self::orientation(perspective, king);
+        Self::for_each_threat_on(&board, occupied, |threat| {
+            if let Some(index) = Self::oriented_index(perspective, orientation, threat) {
+                f(index);
+            }
+        });
     }
 
     /// Calls `f` with every active feature of `pos` from `perspective`, in no

@@ -6,8 +6,9 @@ mod full_threats;
 mod half_ka_v2;
 mod half_ka_v2_hm;
 mod half_kp;
+mod threat_changes;
 
-pub use buffer::FeatureBuffer;
+pub use buffer::{FeatureBuffer, FeatureSink};
 pub use full_threats::{FullThreats, Threat, TARGET_SLOTS};
 pub use half_ka_v2::HalfKAv2;
 pub use half_ka_v2_hm::HalfKAv2Hm;
