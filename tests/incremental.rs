@@ -177,6 +177,7 @@ random_net_tests! {
     sfnnv8_random_net: sfnnv8, "sfnnv8.ron";
     sfnnv9_random_net: sfnnv9, "sfnnv9.ron";
     sfnnv9_small_random_net: sfnnv9_small, "sfnnv9-small.ron";
+    sfnnv10_random_net: sfnnv10, "sfnnv10.ron";
 }
 
 macro_rules! real_net_tests {
@@ -203,6 +204,7 @@ real_net_tests! {
     sf_16_1_standin_net: sfnnv8, "sfnnv8-standin-l2560.nnue";
     sf_17_1_net: sfnnv9, "nn-1c0000000000.nnue";
     small_net: sfnnv9_small, "nn-37f18f62d772.nnue";
+    sf_18_net: sfnnv10, "nn-c288c895ea92.nnue";
 }
 
 /// One network, shared read-only by threads that each keep their own stack

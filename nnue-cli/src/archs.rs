@@ -57,12 +57,12 @@ pub fn load(bytes: &[u8], options: LoadOptions) -> Result<Box<dyn AnyNetwork>, L
 /// Evaluates `$body` with `$bind` bound to `$net` (a `&dyn AnyNetwork`
 /// loaded by [`load`]) as a reference to its concrete network type:
 /// `Some(result)`, or `None` for an architecture whose network does not
-/// implement `nnue::runtime::Network` (no incremental accumulator yet:
-/// `sfnnv10`, whose threat features are recomputed from the position).
+/// implement `nnue::runtime::Network` (none of the shipped ones; a composed
+/// transformer with two per-piece feature sets would not).
 macro_rules! with_network {
     ($net:expr, $bind:ident => $body:expr) => {
         with_network!(@arms $net, $bind => $body;
-            sfnnv1, sfnnv2, sfnnv3, sfnnv4, sfnnv5, sfnnv6, sfnnv7, sfnnv8, sfnnv9, sfnnv9_small)
+            sfnnv1, sfnnv2, sfnnv3, sfnnv4, sfnnv5, sfnnv6, sfnnv7, sfnnv8, sfnnv9, sfnnv9_small, sfnnv10)
     };
     (@arms $net:expr, $bind:ident => $body:expr; $($arch:ident),*) => {{
         let any = nnue::runtime::AnyNetwork::as_any($net);
@@ -79,7 +79,7 @@ pub(crate) use with_network;
 /// architecture without one.
 pub fn not_incremental(network: &dyn AnyNetwork) -> String {
     format!(
-        "architecture {} has no incremental accumulator yet (its threat features are recomputed on every evaluation); use `nnue eval`",
+        "architecture {} has no incremental accumulator (a piece has more than one per-piece feature); use `nnue eval`",
         network.arch().name
     )
 }

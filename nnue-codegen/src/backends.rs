@@ -97,16 +97,18 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
         (
             quote!(use super::{Accumulator, LayerStack, L1, PSQT_BUCKETS, TRANSFORMED};),
             quote! {
-                /// `values += added rows`, `psqt += their PSQT rows`: one
-                /// feature set's part of a refresh (`i8` rows widened).
-                pub(super) fn add_rows<W: #rt::simd::Widen>(
+                /// `values += added rows - removed rows`, the same for `psqt`
+                /// with their PSQT rows: one feature set's part of a refresh
+                /// or an update (`i8` rows widened).
+                pub(super) fn update_rows<W: #rt::simd::Widen>(
                     cpu: Cpu,
                     rows: &#rt::scalar::FeatureRows<W>,
+                    removed: &[u32],
                     added: &[u32],
                     values: &mut [i16; L1],
                     psqt: &mut [i32; PSQT_BUCKETS],
                 ) {
-                    cpu.add_rows::<W, L1, TILE, PSQT_BUCKETS>(&rows.weights, &rows.psqt_weights, added, values, psqt);
+                    cpu.update_rows::<W, L1, TILE, PSQT_BUCKETS>(&rows.weights, &rows.psqt_weights, removed, added, values, psqt);
                 }
             },
         )

@@ -129,7 +129,7 @@ pub fn methods(arch: &Arch) -> TokenStream {
             {
                 #active
                 for (p, active) in active.iter().enumerate() {
-                    self.add_rows(&self.transformer.#name, active.as_slice(), &mut accumulator.values[p], &mut accumulator.psqt[p]);
+                    self.update_rows(&self.transformer.#name, &[], active.as_slice(), &mut accumulator.values[p], &mut accumulator.psqt[p]);
                 }
             }
         }
@@ -138,10 +138,13 @@ pub fn methods(arch: &Arch) -> TokenStream {
         let (variant, module, arch_name) = (ident(t.variant), ident(t.module), t.arch);
         quote! {
             #[cfg(target_arch = #arch_name)]
-            #rt::Backend::#variant(cpu) => #module::add_rows(cpu, rows, added, values, psqt),
+            #rt::Backend::#variant(cpu) => #module::update_rows(cpu, rows, removed, added, values, psqt),
         }
     });
+    let update_sets = update_sets(arch);
     quote! {
+        #update_sets
+
         /// Computes both perspectives' accumulators from scratch: the
         /// biases, then every feature set's active rows.
         pub fn refresh(&self, pos: &impl #rt::Position, accumulator: &mut Accumulator) {
@@ -152,16 +155,18 @@ pub fn methods(arch: &Arch) -> TokenStream {
             #(#sets)*
         }
 
-        /// The backend's kernel adding one feature set's rows.
-        fn add_rows<W: #rt::simd::Widen>(
+        /// The backend's kernel subtracting and adding one feature set's
+        /// rows.
+        fn update_rows<W: #rt::simd::Widen>(
             &self,
             rows: &#rt::scalar::FeatureRows<W>,
+            removed: &[u32],
             added: &[u32],
             values: &mut [i16; L1],
             psqt: &mut [i32; PSQT_BUCKETS],
         ) {
             match self.backend {
-                #rt::Backend::Scalar => rows.add(added, values, psqt),
+                #rt::Backend::Scalar => rows.update(removed, added, values, psqt),
                 #(#arms)*
             }
         }
@@ -261,4 +266,132 @@ pub fn proof(arch: &Arch) -> TokenStream {
         let others: [#rt::overflow::rows::SetBound; #count] = [#(#others),*];
         let psqt = { #psqt };
     }
+}
+
+/// Whether the network implements `runtime::Network`: a piece has at most
+/// one per-piece feature (the trait's `feature`), so at most one per-piece
+/// set; FullThreats sets come through `board_features`.
+pub fn is_incremental(arch: &Arch) -> bool {
+    arch.features.iter().filter(|f| per_piece(f.kind)).count() <= 1
+}
+
+/// Where each set's features start and end in the numbering across every
+/// set, in file order: the sums of the earlier sets' dimensions (with its
+/// own, for the end).
+fn ranges(arch: &Arch) -> Vec<(TokenStream, TokenStream)> {
+    let mut ranges = Vec::new();
+    let mut before: Vec<TokenStream> = Vec::new();
+    for f in &arch.features {
+        let start = if before.is_empty() { quote!(0) } else { quote!(#(#before)+*) };
+        before.push(dimensions(f));
+        ranges.push((start, quote!(#(#before)+*)));
+    }
+    ranges
+}
+
+/// The incremental part of `runtime::Network` for a composed transformer
+/// (`None` when it has more than one per-piece set): per-piece features and
+/// threat changes numbered across every set, each update split by set.
+pub fn incremental(arch: &Arch) -> Option<TokenStream> {
+    if !is_incremental(arch) {
+        return None;
+    }
+    let rt = runtime();
+    let offsets: Vec<TokenStream> = ranges(arch).into_iter().map(|(start, _)| start).collect();
+    let sets = || arch.features.iter().zip(&offsets);
+    let board_features = arch.features.iter().any(|f| !per_piece(f.kind));
+    // Threat features are oriented by the king's file half.
+    let king_move_refreshes = if board_features {
+        quote!(true)
+    } else {
+        let sets = arch.features.iter().map(|f| {
+            let ty = feature_set_type(f.kind);
+            quote!(<#ty as #rt::FeatureSet>::KING_RELATIVE)
+        });
+        quote!(#(#sets)||*)
+    };
+    let max = arch.features.iter().map(max_active);
+    let feature = match sets().find(|(f, _)| per_piece(f.kind)) {
+        Some((f, offset)) => {
+            let ty = feature_set_type(f.kind);
+            quote!(<#ty as #rt::FeatureSet>::index(perspective, king, square, piece).map(|f| #offset + f))
+        }
+        None => quote! {
+            let _ = (perspective, king, square, piece);
+            ::core::option::Option::None
+        },
+    };
+    let threats = sets().filter(|(f, _)| !per_piece(f.kind)).map(|(f, offset)| {
+        let ty = feature_set_type(f.kind);
+        quote!(#ty::changes(perspective, king, before, after, #offset, removed, added);)
+    });
+    Some(quote! {
+        const KING_MOVE_REFRESHES: bool = #king_move_refreshes;
+        const BOARD_FEATURES: bool = #board_features;
+        type Changes = #rt::features::FeatureBuffer<{ #(#max)+* }>;
+
+        fn feature(perspective: #rt::Color, king: #rt::Square, square: #rt::Square, piece: #rt::Piece) -> ::core::option::Option<usize> {
+            #feature
+        }
+
+        fn board_features(
+            perspective: #rt::Color,
+            king: #rt::Square,
+            before: &#rt::Bitboards,
+            after: &#rt::Bitboards,
+            removed: &mut Self::Changes,
+            added: &mut Self::Changes,
+        ) {
+            #(#threats)*
+        }
+
+        fn update(&self, from: &Accumulator, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
+            let p = perspective.index();
+            to.values[p] = from.values[p];
+            to.psqt[p] = from.psqt[p];
+            self.update_sets(removed, added, &mut to.values[p], &mut to.psqt[p]);
+        }
+
+        fn update_from_half(&self, from: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
+            let p = perspective.index();
+            to.values[p] = from.values;
+            to.psqt[p] = from.psqt;
+            self.update_sets(removed, added, &mut to.values[p], &mut to.psqt[p]);
+        }
+    })
+}
+
+/// `update_sets`, a method of `Network` when it is incremental: an update's
+/// features split by set, each set's rows subtracted and added.
+pub fn update_sets(arch: &Arch) -> Option<TokenStream> {
+    if !is_incremental(arch) {
+        return None;
+    }
+    let rt = runtime();
+    let sets = arch.features.iter().zip(ranges(arch)).map(|(f, (start, end))| {
+        let name = field(f.kind);
+        quote! {
+            {
+                let rows = #start..#end;
+                let (mut set_removed, mut set_added) = (Changes::default(), Changes::default());
+                for (features, set_features) in [(removed, &mut set_removed), (added, &mut set_added)] {
+                    for &f in features {
+                        if rows.contains(&(f as usize)) {
+                            set_features.push(f as usize - rows.start);
+                        }
+                    }
+                }
+                self.update_rows(&self.transformer.#name, set_removed.as_slice(), set_added.as_slice(), values, psqt);
+            }
+        }
+    });
+    Some(quote! {
+        /// `values` and `psqt` minus the rows of `removed`, plus those of
+        /// `added`: features numbered across every feature set in file
+        /// order, each set's features after the earlier sets'.
+        fn update_sets(&self, removed: &[u32], added: &[u32], values: &mut [i16; L1], psqt: &mut [i32; PSQT_BUCKETS]) {
+            type Changes = <Network as #rt::Network>::Changes;
+            #(#sets)*
+        }
+    })
 }

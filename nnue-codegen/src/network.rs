@@ -145,18 +145,40 @@ pub fn generate(arch: &Arch) -> TokenStream {
     };
     // The accumulator stack, refresh cache and engine code reach a network
     // through this trait: its incremental updates add and remove rows of
-    // per-piece features. A composed transformer has no such update yet, so
-    // it does not implement the trait, and those cannot be used with it.
-    let network_impl = plain.then(|| {
+    // the features a move changes. A composed transformer implements it when
+    // a piece has at most one per-piece feature (see `composed::incremental`).
+    let incremental = if plain {
+        Some(quote! {
+            const KING_MOVE_REFRESHES: bool = <FeatureSet as #rt::FeatureSet>::KING_RELATIVE;
+            type Changes = #rt::FeatureList;
+
+            fn feature(perspective: #rt::Color, king: #rt::Square, square: #rt::Square, piece: #rt::Piece) -> ::core::option::Option<usize> {
+                <FeatureSet as #rt::FeatureSet>::index(perspective, king, square, piece)
+            }
+
+            fn update(&self, from: &Accumulator, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
+                Network::update(self, from, to, perspective, removed, added)
+            }
+
+            fn update_from_half(&self, from: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
+                let p = perspective.index();
+                self.accumulate(&from.values, &from.psqt, removed, added, &mut to.values[p], &mut to.psqt[p]);
+            }
+        })
+    } else {
+        crate::composed::incremental(arch)
+    };
+    let network_impl = incremental.map(|incremental| {
         quote! {
         impl #rt::Network for Network {
             const L1: usize = L1;
             const TRANSFORMED: usize = TRANSFORMED;
             const LAYER_STACKS: usize = LAYER_STACKS;
-            const KING_MOVE_REFRESHES: bool = <FeatureSet as #rt::FeatureSet>::KING_RELATIVE;
             type Accumulator = Accumulator;
             type Half = #rt::HalfAccumulator<L1, PSQT_BUCKETS>;
             type Transformed = #rt::Aligned<[u8; TRANSFORMED]>;
+
+            #incremental
 
             fn load_with(bytes: &[u8], options: #rt::LoadOptions) -> ::core::result::Result<Self, #rt::LoadError> {
                 Self::from_bytes_with(bytes, options)
@@ -174,29 +196,12 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 #rt::Aligned([0; TRANSFORMED])
             }
 
-            fn features(pos: &impl #rt::Position, perspective: #rt::Color) -> #rt::FeatureList {
-                Self::active_features(pos, perspective)
-            }
-
-            fn feature(perspective: #rt::Color, king: #rt::Square, square: #rt::Square, piece: #rt::Piece) -> ::core::option::Option<usize> {
-                <FeatureSet as #rt::FeatureSet>::index(perspective, king, square, piece)
-            }
-
             fn refresh(&self, pos: &impl #rt::Position, accumulator: &mut Accumulator) {
                 Network::refresh(self, pos, accumulator)
             }
 
-            fn update(&self, from: &Accumulator, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
-                Network::update(self, from, to, perspective, removed, added)
-            }
-
             fn empty_half(&self) -> #rt::HalfAccumulator<L1, PSQT_BUCKETS> {
                 #rt::HalfAccumulator { values: **self.transformer.biases, psqt: [0; PSQT_BUCKETS] }
-            }
-
-            fn update_from_half(&self, from: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
-                let p = perspective.index();
-                self.accumulate(&from.values, &from.psqt, removed, added, &mut to.values[p], &mut to.psqt[p]);
             }
 
             fn store_half(from: &Accumulator, perspective: #rt::Color, to: &mut #rt::HalfAccumulator<L1, PSQT_BUCKETS>) {

@@ -1,8 +1,8 @@
 //! What a move changes on the board, as an engine reports it, and the
 //! feature changes that follow (Stockfish's "dirty pieces").
 
-use crate::features::FeatureList;
-use crate::position::{Color, Piece, PieceKind, Square};
+use crate::features::FeatureSink;
+use crate::position::{Bitboards, Color, Piece, PieceKind, Square};
 
 /// A piece that appeared (`from` `None`), disappeared (`to` `None`) or moved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,8 +49,8 @@ impl MoveChanges {
         king: Square,
         king_refreshes: bool,
         index: impl Fn(Color, Square, Square, Piece) -> Option<usize>,
-        removed: &mut FeatureList,
-        added: &mut FeatureList,
+        removed: &mut impl FeatureSink,
+        added: &mut impl FeatureSink,
     ) -> bool {
         if king_refreshes && self.moves_king(perspective) {
             return false;
@@ -64,5 +64,21 @@ impl MoveChanges {
             }
         }
         true
+    }
+
+    /// Makes the move on `board`: every piece leaves its square, then every
+    /// piece lands on its new one (so castling may move the king onto the
+    /// rook's square, as in Chess960).
+    pub fn apply(&self, board: &mut Bitboards) {
+        for change in self.iter() {
+            if let Some(from) = change.from {
+                board[change.piece.color.index()][change.piece.kind as usize] &= !(1 << from.index());
+            }
+        }
+        for change in self.iter() {
+            if let Some(to) = change.to {
+                board[change.piece.color.index()][change.piece.kind as usize] |= 1 << to.index();
+            }
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! The architecture as a type: what every generated `Network` implements, so
 //! that engines, tools and benchmarks can be written once for all of them.
 
-use crate::{Color, Evaluation, FeatureList, Isa, LoadError, OverflowProof, Position};
+use crate::{Bitboards, Color, Evaluation, FeatureSink, Isa, LoadError, OverflowProof, Position};
 
 /// How a net file is loaded.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -40,6 +40,12 @@ pub trait Network: Send + Sync + Sized + 'static {
     /// Whether a move of a perspective's own king changes every feature of
     /// that perspective (then it needs a refresh, not an update).
     const KING_MOVE_REFRESHES: bool;
+    /// Whether some features depend on more than one piece (FullThreats):
+    /// then the features a move changes are the per-piece ones
+    /// ([`Network::feature`] of each changed piece) and those
+    /// [`Network::board_features`] finds from the boards before and after,
+    /// and the accumulator stack keeps every node's board for it.
+    const BOARD_FEATURES: bool = false;
 
     /// The transformer's state for one position, both perspectives.
     type Accumulator: Clone + Default + Send + 'static;
@@ -47,6 +53,10 @@ pub trait Network: Send + Sync + Sized + 'static {
     type Half: Clone + Default + Send + 'static;
     /// The transformer's output buffer.
     type Transformed: AsRef<[u8]> + AsMut<[u8]> + Clone + Send + 'static;
+    /// A list of the features one update removes (or adds), long enough for
+    /// any change of the board: a refresh through the cache may replace
+    /// every active feature.
+    type Changes: FeatureSink;
 
     /// Loads a net file for backend `isa` (rejecting it if its overflow
     /// proof fails).
@@ -62,11 +72,24 @@ pub trait Network: Send + Sync + Sized + 'static {
     fn isa(&self) -> Isa;
     /// An all-zero transformer output buffer.
     fn new_transformed() -> Self::Transformed;
-    /// The active features of `pos` from `perspective`.
-    fn features(pos: &impl Position, perspective: Color) -> FeatureList;
-    /// The feature of `piece` on `square` from `perspective` with its king on
-    /// `king` (`None` for pieces the feature set ignores).
+    /// The per-piece feature of `piece` on `square` from `perspective` with
+    /// its king on `king` (`None` for pieces the feature sets ignore, and for
+    /// networks without a per-piece feature set). Features are numbered
+    /// across all the network's feature sets, in file order.
     fn feature(perspective: Color, king: crate::Square, square: crate::Square, piece: crate::Piece) -> Option<usize>;
+    /// Pushes the features that depend on more than one piece and that the
+    /// change of the board from `before` to `after` removes and adds, from
+    /// `perspective` with its king on `king` on both boards (only called
+    /// when [`Network::BOARD_FEATURES`]).
+    fn board_features(
+        _perspective: Color,
+        _king: crate::Square,
+        _before: &Bitboards,
+        _after: &Bitboards,
+        _removed: &mut Self::Changes,
+        _added: &mut Self::Changes,
+    ) {
+    }
     /// Both accumulators from scratch.
     fn refresh(&self, pos: &impl Position, accumulator: &mut Self::Accumulator);
     /// `to = from - removed + added` for one perspective.

@@ -7,7 +7,7 @@
 //! buckets and mirroring are functions of it, so a cached accumulator is
 //! valid for its key whatever the feature set.
 
-use crate::features::FeatureList;
+use crate::features::FeatureSink;
 use crate::network::Network;
 use crate::position::{Bitboards, Color, Piece, PieceKind, Position, Square};
 
@@ -65,7 +65,7 @@ impl<N: Network> RefreshCache<N> {
             N::load_half(&entry.half, accumulator, perspective);
             return;
         }
-        let (mut removed, mut added) = (FeatureList::default(), FeatureList::default());
+        let (mut removed, mut added) = (N::Changes::default(), N::Changes::default());
         for (color, (old_side, new_side)) in [Color::White, Color::Black].into_iter().zip(entry.board.iter().zip(board)) {
             for (kind, (&old, &new)) in PieceKind::ALL.into_iter().zip(old_side.iter().zip(new_side)) {
                 let piece = Piece { color, kind };
@@ -79,6 +79,9 @@ impl<N: Network> RefreshCache<N> {
                     }
                 }
             }
+        }
+        if N::BOARD_FEATURES {
+            N::board_features(perspective, king, &entry.board, board, &mut removed, &mut added);
         }
         net.update_from_half(&entry.half, accumulator, perspective, removed.as_slice(), added.as_slice());
         N::store_half(accumulator, perspective, &mut entry.half);

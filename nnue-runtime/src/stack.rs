@@ -8,12 +8,18 @@
 //! computed), or, when a move on the way moved that perspective's king (all
 //! its features change), refreshes the current position through the
 //! [`RefreshCache`].
+//!
+//! For networks whose features depend on more than one piece
+//! ([`Network::BOARD_FEATURES`]: threats), every node also keeps its board,
+//! the root's from the position and each child's from its parent's and the
+//! move's piece changes, so that an update can compare the boards before and
+//! after the move. The engine's [`Position`] need provide nothing more.
 
 use crate::changes::MoveChanges;
 use crate::evaluation::Evaluation;
-use crate::features::FeatureList;
+use crate::features::FeatureSink;
 use crate::network::Network;
-use crate::position::{Color, PieceKind, Position, Square};
+use crate::position::{Bitboards, Color, PieceKind, Position, Square};
 use crate::refresh_cache::RefreshCache;
 
 struct Node<N: Network> {
@@ -24,6 +30,9 @@ struct Node<N: Network> {
     changes: MoveChanges,
     /// Both kings' squares here.
     kings: [Square; 2],
+    /// The board here (kept only for networks with
+    /// [`Network::BOARD_FEATURES`]; empty otherwise).
+    board: Bitboards,
 }
 
 /// Accumulators along the current line of a search, computed lazily, with
@@ -56,7 +65,8 @@ impl<N: Network> AccumulatorStack<N> {
     /// computed when it is first evaluated).
     pub fn reset(&mut self, pos: &impl Position) {
         self.len = 0;
-        self.push_node(MoveChanges::default(), [pos.king_square(Color::White), pos.king_square(Color::Black)]);
+        let board = if N::BOARD_FEATURES { pos.bitboards() } else { Bitboards::default() };
+        self.push_node(MoveChanges::default(), [pos.king_square(Color::White), pos.king_square(Color::Black)], board);
     }
 
     /// Makes a move: `changes` are the pieces it moved, captured, promoted.
@@ -64,13 +74,18 @@ impl<N: Network> AccumulatorStack<N> {
     /// # Panics
     /// If [`Self::reset`] was never called.
     pub fn push(&mut self, changes: &MoveChanges) {
-        let mut kings = self.top().kings;
+        let top = self.top();
+        let mut kings = top.kings;
         for change in changes.iter() {
             if let (PieceKind::King, Some(to)) = (change.piece.kind, change.to) {
                 kings[change.piece.color.index()] = to;
             }
         }
-        self.push_node(changes.clone(), kings);
+        let mut board = top.board;
+        if N::BOARD_FEATURES {
+            changes.apply(&mut board);
+        }
+        self.push_node(changes.clone(), kings, board);
     }
 
     /// Unmakes the last pushed move.
@@ -115,15 +130,16 @@ impl<N: Network> AccumulatorStack<N> {
         &self.nodes[self.len - 1]
     }
 
-    fn push_node(&mut self, changes: MoveChanges, kings: [Square; 2]) {
+    fn push_node(&mut self, changes: MoveChanges, kings: [Square; 2], board: Bitboards) {
         if self.nodes.len() == self.len {
             let accumulator = N::Accumulator::default();
-            self.nodes.push(Node { accumulator, computed: [false; 2], changes: MoveChanges::default(), kings });
+            self.nodes.push(Node { accumulator, computed: [false; 2], changes: MoveChanges::default(), kings, board });
         }
         let node = &mut self.nodes[self.len];
         node.computed = [false; 2];
         node.changes = changes;
         node.kings = kings;
+        node.board = board;
         self.len += 1;
     }
 
@@ -134,6 +150,7 @@ impl<N: Network> AccumulatorStack<N> {
             return;
         }
         debug_assert_eq!(top.kings, [pos.king_square(Color::White), pos.king_square(Color::Black)], "the position is not the stack's");
+        debug_assert!(!N::BOARD_FEATURES || top.board == pos.bitboards(), "the position is not the stack's");
         // The nearest computed node, unless a move on the way needs a refresh.
         let mut i = self.len - 1;
         let start = loop {
@@ -151,7 +168,7 @@ impl<N: Network> AccumulatorStack<N> {
                 for j in start + 1..self.len {
                     let (below, rest) = self.nodes.split_at_mut(j);
                     let (from, to) = (&below[j - 1], &mut rest[0]);
-                    let (mut removed, mut added) = (FeatureList::default(), FeatureList::default());
+                    let (mut removed, mut added) = (N::Changes::default(), N::Changes::default());
                     let incremental = to.changes.features(
                         perspective,
                         to.kings[p],
@@ -161,6 +178,9 @@ impl<N: Network> AccumulatorStack<N> {
                         &mut added,
                     );
                     debug_assert!(incremental, "the walk stops at king moves");
+                    if N::BOARD_FEATURES {
+                        N::board_features(perspective, to.kings[p], &from.board, &to.board, &mut removed, &mut added);
+                    }
                     net.update(&from.accumulator, &mut to.accumulator, perspective, removed.as_slice(), added.as_slice());
                     to.computed[p] = true;
                 }

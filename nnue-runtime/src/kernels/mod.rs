@@ -14,6 +14,6 @@ mod accumulate;
 mod affine;
 mod transform;
 
-pub use accumulate::{accumulate, add_rows};
+pub use accumulate::{accumulate, update_rows};
 pub use affine::{affine_columns, affine_rows};
 pub use transform::{transform_clip, transform_pairwise_mulhi, transform_pairwise_mulhi_signed, transform_pairwise_mullo};

@@ -73,11 +73,12 @@ macro_rules! backend_token {
                 unsafe { run::<L1, TILE, B>(weights, psqt_weights, base, psqt_base, removed, added, out, psqt_out) }
             }
 
-            /// [`crate::kernels::add_rows`] with this ISA's registers.
-            pub fn add_rows<W: $crate::simd::Widen, const L1: usize, const TILE: usize, const B: usize>(
+            /// [`crate::kernels::update_rows`] with this ISA's registers.
+            pub fn update_rows<W: $crate::simd::Widen, const L1: usize, const TILE: usize, const B: usize>(
                 self,
                 weights: &[W],
                 psqt_weights: &[i32],
+                removed: &[u32],
                 added: &[u32],
                 values: &mut [i16; L1],
                 psqt: &mut [i32; B],
@@ -88,15 +89,18 @@ macro_rules! backend_token {
                 unsafe fn run<W: $crate::simd::Widen, const L1: usize, const TILE: usize, const B: usize>(
                     weights: &[W],
                     psqt_weights: &[i32],
+                    removed: &[u32],
                     added: &[u32],
                     values: &mut [i16; L1],
                     psqt: &mut [i32; B],
                 ) {
                     // SAFETY: this function's target features are enabled.
-                    unsafe { $crate::kernels::add_rows::<$lanes, W, L1, TILE, B>(weights, psqt_weights, added, values, psqt) }
+                    unsafe {
+                        $crate::kernels::update_rows::<$lanes, W, L1, TILE, B>(weights, psqt_weights, removed, added, values, psqt)
+                    }
                 }
                 // SAFETY: the token exists only if the CPU supports the ISA.
-                unsafe { run::<W, L1, TILE, B>(weights, psqt_weights, added, values, psqt) }
+                unsafe { run::<W, L1, TILE, B>(weights, psqt_weights, removed, added, values, psqt) }
             }
 
             /// [`crate::kernels::transform_clip`] with this ISA's registers.
