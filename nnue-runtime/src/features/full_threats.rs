@@ -212,13 +212,14 @@ impl FullThreats {
             board[square.index()] = Some(piece);
             occupied |= 1 << square.index();
         });
-        Self::for_each_threat_on(&board, occupied, f);
+        Self::for_each_threat_on(&board, occupied, occupied, f);
     }
 
     /// [`FullThreats::for_each_threat`] on a board given as the piece on
-    /// each square and the occupied squares.
-    fn for_each_threat_on(board: &[Option<Piece>; 64], occupied: Bitboard, mut f: impl FnMut(Threat)) {
-        for from in squares(occupied) {
+    /// each square and the occupied squares, for the attackers on
+    /// `attackers` only.
+    pub(super) fn for_each_threat_on(board: &[Option<Piece>; 64], occupied: Bitboard, attackers: Bitboard, mut f: impl FnMut(Threat)) {
+        for from in squares(occupied & attackers) {
             let attacker = board[from.index()].expect("an occupied square holds a piece");
             for to in squares(attacks(attacker, from, occupied) & occupied) {
                 let attacked = board[to.index()].expect("an occupied square holds a piece");
@@ -230,19 +231,22 @@ impl FullThreats {
     /// Calls `f` with every active feature of the board `bitboards` from
     /// `perspective`, whose king is on `king` (the board need not hold that
     /// king: an empty board has no features), in no particular order.
-    pub fn for_each_active_on(bitboards: &Bitboards, perspective: Color, king: Square, mut f: impl FnMut(usize)) {
-        let mut board = [None::<Piece>; 64];
-        let mut occupied: Bitboard = 0;
-        for (color, side) in [Color::White, Color::Black].into_iter().zip(bitboards) {
-            for (kind, &pieces) in PieceKind::ALL.into_iter().zip(side) {
-                for square in squares(pieces) {
-                    board[square.index()] = Some(Piece { color, kind });
-                }
-                occupied |= pieces;
-            }
-        }
-        let orientation = Self::orientation(perspective, king);
-        Self::for_each_threat_on(&board, occupied, |threat| {
+    pub fn for_each_active_on(bitboards: &Bitboards, perspective: Color, king: Square, f: impl FnMut(usize)) {
+        let (board, occupied) = mailbox(bitboards);
+        Self::for_each_active_of(&board, occupied, occupied, perspective, Self::orientation(perspective, king), f);
+    }
+
+    /// The active features of the attackers on `attackers` of a board given
+    /// as the piece on each square and the occupied squares.
+    pub(super) fn for_each_active_of(
+        board: &[Option<Piece>; 64],
+        occupied: Bitboard,
+        attackers: Bitboard,
+        perspective: Color,
+        orientation: u8,
+        mut f: impl FnMut(usize),
+    ) {
+        Self::for_each_threat_on(board, occupied, attackers, |threat| {
             if let Some(index) = Self::oriented_index(perspective, orientation, threat) {
                 f(index);
             }
@@ -305,6 +309,21 @@ impl FullThreats {
 }
 
 const _: () = assert!(LAYOUT.dimensions == FullThreats::DIMENSIONS);
+
+/// The piece on each square of `bitboards`, and the occupied squares.
+pub(super) fn mailbox(bitboards: &Bitboards) -> ([Option<Piece>; 64], Bitboard) {
+    let mut board = [None::<Piece>; 64];
+    let mut occupied: Bitboard = 0;
+    for (color, side) in [Color::White, Color::Black].into_iter().zip(bitboards) {
+        for (kind, &pieces) in PieceKind::ALL.into_iter().zip(side) {
+            for square in squares(pieces) {
+                board[square.index()] = Some(Piece { color, kind });
+            }
+            occupied |= pieces;
+        }
+    }
+    (board, occupied)
+}
 
 #[cfg(test)]
 mod tests {
