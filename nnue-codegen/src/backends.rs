@@ -110,6 +110,20 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
                 ) {
                     cpu.update_rows::<W, L1, TILE, PSQT_BUCKETS>(&rows.weights, &rows.psqt_weights, removed, added, values, psqt);
                 }
+
+                /// `values = base` with every set's removed rows subtracted
+                /// and added rows added, the same for `psqt`: an update from
+                /// the parent's accumulator, in one pass over the lanes.
+                pub(super) fn update_sets<S: #rt::kernels::SetUpdates>(
+                    cpu: Cpu,
+                    sets: &S,
+                    base: &[i16; L1],
+                    psqt_base: &[i32; PSQT_BUCKETS],
+                    values: &mut [i16; L1],
+                    psqt: &mut [i32; PSQT_BUCKETS],
+                ) {
+                    cpu.update_sets::<S, L1, TILE, PSQT_BUCKETS>(sets, base, psqt_base, values, psqt);
+                }
             },
         )
     };

@@ -15,7 +15,7 @@ use crate::tokens::{doc, i32, ident, runtime};
 use nnue_spec::feature_sets::{self, per_piece};
 use nnue_spec::ir::{Arch, Encoding, FeatureSet, FeatureSetKind};
 use proc_macro2::{Ident, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 
 /// The field of a set in the generated `Transformer`.
 pub fn field(kind: FeatureSetKind) -> Ident {
@@ -268,6 +268,16 @@ pub fn proof(arch: &Arch) -> TokenStream {
     }
 }
 
+/// The type of what a change of the board does to the features of a set
+/// whose features depend on more than one piece.
+fn board_changes_type(kind: FeatureSetKind) -> TokenStream {
+    let rt = runtime();
+    match kind {
+        FeatureSetKind::FullThreats => quote!(#rt::features::ThreatChanges),
+        other => unreachable!("{other:?} is a per-piece set"),
+    }
+}
+
 /// Whether the network implements `runtime::Network`: a piece has at most
 /// one per-piece feature (the trait's `feature`), so at most one per-piece
 /// set; FullThreats sets come through `board_features`.
@@ -321,77 +331,127 @@ pub fn incremental(arch: &Arch) -> Option<TokenStream> {
             ::core::option::Option::None
         },
     };
-    let threats = sets().filter(|(f, _)| !per_piece(f.kind)).map(|(f, offset)| {
-        let ty = feature_set_type(f.kind);
-        quote!(#ty::changes(perspective, king, before, after, #offset, removed, added);)
+    // Each set whose features depend on more than one piece: its part of
+    // `BoardChanges` (a tuple, one element per such set).
+    let board_sets: Vec<(&FeatureSet, &TokenStream)> = sets().filter(|(f, _)| !per_piece(f.kind)).collect();
+    let board_types = board_sets.iter().map(|(f, _)| board_changes_type(f.kind));
+    let find = board_sets.iter().enumerate().map(|(i, (f, _))| {
+        let (ty, i) = (feature_set_type(f.kind), syn::Index::from(i));
+        quote!(#ty::board_changes(before, after, &mut changes.#i);)
     });
+    let features = board_sets.iter().enumerate().map(|(i, (f, offset))| {
+        let (ty, i) = (feature_set_type(f.kind), syn::Index::from(i));
+        quote!(#ty::features_of(perspective, king, &changes.#i, #offset, removed, added);)
+    });
+    let unused = board_sets.is_empty().then(|| quote!(let _ = (perspective, king, changes, removed, added);));
     Some(quote! {
         const KING_MOVE_REFRESHES: bool = #king_move_refreshes;
         const BOARD_FEATURES: bool = #board_features;
         type Changes = #rt::features::FeatureBuffer<{ #(#max)+* }>;
+        type BoardChanges = (#(#board_types,)*);
 
         fn feature(perspective: #rt::Color, king: #rt::Square, square: #rt::Square, piece: #rt::Piece) -> ::core::option::Option<usize> {
             #feature
         }
 
+        fn board_changes(before: &#rt::Bitboards, after: &#rt::Bitboards, changes: &mut Self::BoardChanges) {
+            let _ = (before, after);
+            #(#find)*
+        }
+
         fn board_features(
             perspective: #rt::Color,
             king: #rt::Square,
-            before: &#rt::Bitboards,
-            after: &#rt::Bitboards,
+            changes: &Self::BoardChanges,
             removed: &mut Self::Changes,
             added: &mut Self::Changes,
         ) {
-            #(#threats)*
+            #unused
+            #(#features)*
         }
 
         fn update(&self, from: &Accumulator, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
             let p = perspective.index();
-            to.values[p] = from.values[p];
-            to.psqt[p] = from.psqt[p];
-            self.update_sets(removed, added, &mut to.values[p], &mut to.psqt[p]);
+            self.update_sets(removed, added, &from.values[p], &from.psqt[p], &mut to.values[p], &mut to.psqt[p]);
         }
 
         fn update_from_half(&self, from: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
             let p = perspective.index();
-            to.values[p] = from.values;
-            to.psqt[p] = from.psqt;
-            self.update_sets(removed, added, &mut to.values[p], &mut to.psqt[p]);
+            self.update_sets(removed, added, &from.values, &from.psqt, &mut to.values[p], &mut to.psqt[p]);
         }
     })
 }
 
 /// `update_sets`, a method of `Network` when it is incremental: an update's
-/// features split by set, each set's rows subtracted and added.
+/// features split by set, then every set's rows applied in one pass.
 pub fn update_sets(arch: &Arch) -> Option<TokenStream> {
     if !is_incremental(arch) {
         return None;
     }
     let rt = runtime();
-    let sets = arch.features.iter().zip(ranges(arch)).map(|(f, (start, end))| {
-        let name = field(f.kind);
+    let names: Vec<Ident> = arch.features.iter().map(|f| field(f.kind)).collect();
+    let lists = arch.features.iter().zip(ranges(arch)).map(|(f, (start, end))| {
+        let (removed, added) = (format_ident!("{}_removed", field(f.kind)), format_ident!("{}_added", field(f.kind)));
         quote! {
-            {
-                let rows = #start..#end;
-                let (mut set_removed, mut set_added) = (Changes::default(), Changes::default());
-                for (features, set_features) in [(removed, &mut set_removed), (added, &mut set_added)] {
-                    for &f in features {
-                        if rows.contains(&(f as usize)) {
-                            set_features.push(f as usize - rows.start);
-                        }
-                    }
-                }
-                self.update_rows(&self.transformer.#name, set_removed.as_slice(), set_added.as_slice(), values, psqt);
+            let (mut #removed, mut #added) = (Changes::default(), Changes::default());
+            within(removed, #start..#end, &mut #removed);
+            within(added, #start..#end, &mut #added);
+        }
+    });
+    let parts = arch.features.iter().map(|f| {
+        let name = field(f.kind);
+        let (removed, added) = (format_ident!("{name}_removed"), format_ident!("{name}_added"));
+        quote! {
+            #rt::kernels::SetUpdate {
+                weights: &self.transformer.#name.weights,
+                psqt_weights: &self.transformer.#name.psqt_weights,
+                removed: #removed.as_slice(),
+                added: #added.as_slice(),
             }
         }
     });
+    let sets = if names.len() == 1 { quote!(#(#parts)*) } else { quote!((#(#parts,)*)) };
+    let arms = TARGETS.iter().map(|t| {
+        let (variant, module, arch_name) = (ident(t.variant), ident(t.module), t.arch);
+        quote! {
+            #[cfg(target_arch = #arch_name)]
+            #rt::Backend::#variant(cpu) => #module::update_sets(cpu, &sets, base, psqt_base, values, psqt),
+        }
+    });
     Some(quote! {
-        /// `values` and `psqt` minus the rows of `removed`, plus those of
-        /// `added`: features numbered across every feature set in file
-        /// order, each set's features after the earlier sets'.
-        fn update_sets(&self, removed: &[u32], added: &[u32], values: &mut [i16; L1], psqt: &mut [i32; PSQT_BUCKETS]) {
+        /// `values = base` minus the rows of `removed`, plus those of
+        /// `added`, the same for `psqt` from `psqt_base`: features numbered
+        /// across every feature set in file order, each set's features after
+        /// the earlier sets'.
+        #[allow(clippy::too_many_arguments)]
+        fn update_sets(
+            &self,
+            removed: &[u32],
+            added: &[u32],
+            base: &[i16; L1],
+            psqt_base: &[i32; PSQT_BUCKETS],
+            values: &mut [i16; L1],
+            psqt: &mut [i32; PSQT_BUCKETS],
+        ) {
             type Changes = <Network as #rt::Network>::Changes;
-            #(#sets)*
+            /// Pushes the features of `rows` to `set`, numbered within it.
+            fn within(features: &[u32], rows: ::core::ops::Range<usize>, set: &mut Changes) {
+                for &f in features {
+                    if rows.contains(&(f as usize)) {
+                        set.push(f as usize - rows.start);
+                    }
+                }
+            }
+            #(#lists)*
+            let sets = #sets;
+            match self.backend {
+                #rt::Backend::Scalar => {
+                    *values = *base;
+                    *psqt = *psqt_base;
+                    #rt::kernels::SetUpdates::scalar(&sets, values, psqt);
+                }
+                #(#arms)*
+            }
         }
     })
 }

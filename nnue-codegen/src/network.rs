@@ -151,6 +151,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
         Some(quote! {
             const KING_MOVE_REFRESHES: bool = <FeatureSet as #rt::FeatureSet>::KING_RELATIVE;
             type Changes = #rt::FeatureList;
+            type BoardChanges = ();
 
             fn feature(perspective: #rt::Color, king: #rt::Square, square: #rt::Square, piece: #rt::Piece) -> ::core::option::Option<usize> {
                 <FeatureSet as #rt::FeatureSet>::index(perspective, king, square, piece)

@@ -3,8 +3,8 @@
 //! ([`crate::features::FullThreats`]) need them; engines keep their own.
 //!
 //! Leapers (pawns, knights, kings) read tables built at compile time; sliders
-//! walk their rays up to the board's edge or the first occupied square, which
-//! they attack.
+//! read each direction's ray from a table and cut it behind the first
+//! occupied square, which they attack.
 
 use crate::position::{Color, Piece, PieceKind, Square};
 
@@ -15,10 +15,6 @@ pub type Bitboard = u64;
 const KNIGHT_STEPS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
 /// `(file, rank)` steps of a king, and the directions of a queen.
 const KING_STEPS: [(i8, i8); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
-/// Diagonal directions.
-const BISHOP_DIRECTIONS: [(i8, i8); 4] = [(1, 1), (-1, 1), (-1, -1), (1, -1)];
-/// Orthogonal directions.
-const ROOK_DIRECTIONS: [(i8, i8); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 /// A white pawn's captures (towards rank 8).
 const WHITE_PAWN_STEPS: [(i8, i8); 2] = [(-1, 1), (1, 1)];
 /// A black pawn's captures (towards rank 1).
@@ -96,22 +92,53 @@ pub fn king_attacks(square: Square) -> Bitboard {
     KING[square.index()]
 }
 
+/// Every square from each square to the board's edge, per direction of
+/// [`KING_STEPS`] (the square itself excluded).
+const RAYS: [[Bitboard; 64]; 8] = {
+    let mut rays = [[0; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut square = 0;
+        while square < 64 {
+            let Some(from) = Square::new(square as u8) else { unreachable!() };
+            rays[d][square] = slider(from, &[KING_STEPS[d]], 0);
+            square += 1;
+        }
+        d += 1;
+    }
+    rays
+};
+
+/// The squares attacked along direction `d` of [`KING_STEPS`] from `square`:
+/// the ray up to and including its first occupied square. The first four
+/// directions go to higher square indices, the last four to lower ones.
+#[inline]
+const fn ray(d: usize, square: Square, occupied: Bitboard) -> Bitboard {
+    let ray = RAYS[d][square.index()];
+    let blockers = ray & occupied;
+    if blockers == 0 {
+        return ray;
+    }
+    let first = if d < 4 { blockers.trailing_zeros() } else { 63 - blockers.leading_zeros() };
+    ray ^ RAYS[d][first as usize]
+}
+
 /// The squares a bishop on `square` attacks, given the occupied squares.
 #[inline]
 pub const fn bishop_attacks(square: Square, occupied: Bitboard) -> Bitboard {
-    slider(square, &BISHOP_DIRECTIONS, occupied)
+    ray(1, square, occupied) | ray(3, square, occupied) | ray(5, square, occupied) | ray(7, square, occupied)
 }
 
 /// The squares a rook on `square` attacks, given the occupied squares.
 #[inline]
 pub const fn rook_attacks(square: Square, occupied: Bitboard) -> Bitboard {
-    slider(square, &ROOK_DIRECTIONS, occupied)
+    ray(0, square, occupied) | ray(2, square, occupied) | ray(4, square, occupied) | ray(6, square, occupied)
 }
 
 /// The squares a queen on `square` attacks, given the occupied squares.
 #[inline]
 pub const fn queen_attacks(square: Square, occupied: Bitboard) -> Bitboard {
-    slider(square, &KING_STEPS, occupied)
+    bishop_attacks(square, occupied) | rook_attacks(square, occupied)
 }
 
 /// The squares `piece` on `square` attacks, given the occupied squares (an
@@ -184,6 +211,25 @@ mod tests {
         assert_eq!(bishop_attacks(sq("a1"), bb(&["c3"])), bb(&["b2", "c3"]));
         assert_eq!(queen_attacks(sq("d4"), 0).count_ones(), 27);
         assert_eq!(rook_attacks(sq("a1"), 0).count_ones(), 14);
+    }
+
+    /// Diagonal directions.
+    const BISHOP_DIRECTIONS: [(i8, i8); 4] = [(1, 1), (-1, 1), (-1, -1), (1, -1)];
+    /// Orthogonal directions.
+    const ROOK_DIRECTIONS: [(i8, i8); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+
+    #[test]
+    fn ray_tables_equal_walking_the_rays() {
+        let mut rng = crate::writer::Rng::new(7);
+        for _ in 0..2000 {
+            let occupied = rng.next_u64() & rng.next_u64();
+            for index in 0..64 {
+                let square = Square::new(index).unwrap();
+                assert_eq!(bishop_attacks(square, occupied), slider(square, &BISHOP_DIRECTIONS, occupied));
+                assert_eq!(rook_attacks(square, occupied), slider(square, &ROOK_DIRECTIONS, occupied));
+                assert_eq!(queen_attacks(square, occupied), slider(square, &KING_STEPS, occupied));
+            }
+        }
     }
 
     #[test]

@@ -263,20 +263,21 @@ fn clock_overhead_ns() -> f64 {
 
 /// Both accumulators after a non-king move, updated from `before`.
 pub fn update<N: Network>(net: &N, board: &Chess, changes: &MoveChanges, before: &N::Accumulator, after: &mut N::Accumulator) {
-    let boards = N::BOARD_FEATURES.then(|| {
+    let mut board_changes = N::BoardChanges::default();
+    if N::BOARD_FEATURES {
         let before = board.bitboards();
         let mut after = before;
         changes.apply(&mut after);
-        (before, after)
-    });
+        N::board_changes(&before, &after, &mut board_changes);
+    }
     for perspective in [Color::White, Color::Black] {
         let (mut removed, mut added) = (N::Changes::default(), N::Changes::default());
         let king = board.king_square(perspective);
         let incremental =
             changes.features(perspective, king, N::KING_MOVE_REFRESHES, N::feature, &mut removed, &mut added);
         assert!(incremental, "update() is for non-king moves");
-        if let Some((before, after)) = &boards {
-            N::board_features(perspective, king, before, after, &mut removed, &mut added);
+        if N::BOARD_FEATURES {
+            N::board_features(perspective, king, &board_changes, &mut removed, &mut added);
         }
         net.update(before, after, perspective, removed.as_slice(), added.as_slice());
     }

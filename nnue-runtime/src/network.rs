@@ -46,6 +46,12 @@ pub trait Network: Send + Sync + Sized + 'static {
     /// [`Network::board_features`] finds from the boards before and after,
     /// and the accumulator stack keeps every node's board for it.
     const BOARD_FEATURES: bool = false;
+    /// What a change of the board does to the features that depend on more
+    /// than one piece, the same from both perspectives (for FullThreats: the
+    /// attacks that appear and disappear): [`Network::board_changes`] finds
+    /// it once per move, [`Network::board_features`] turns it into each
+    /// perspective's features. `()` for networks without such features.
+    type BoardChanges: Default + Send + 'static;
 
     /// The transformer's state for one position, both perspectives.
     type Accumulator: Clone + Default + Send + 'static;
@@ -77,15 +83,17 @@ pub trait Network: Send + Sync + Sized + 'static {
     /// networks without a per-piece feature set). Features are numbered
     /// across all the network's feature sets, in file order.
     fn feature(perspective: Color, king: crate::Square, square: crate::Square, piece: crate::Piece) -> Option<usize>;
-    /// Pushes the features that depend on more than one piece and that the
-    /// change of the board from `before` to `after` removes and adds, from
-    /// `perspective` with its king on `king` on both boards (only called
-    /// when [`Network::BOARD_FEATURES`]).
+    /// Sets `changes` to what the change of the board from `before` to
+    /// `after` does to the features that depend on more than one piece
+    /// (only called when [`Network::BOARD_FEATURES`]).
+    fn board_changes(_before: &Bitboards, _after: &Bitboards, _changes: &mut Self::BoardChanges) {}
+    /// Pushes the features of `changes` (from [`Network::board_changes`])
+    /// that it removes and adds, from `perspective` with its king on `king`
+    /// on both boards.
     fn board_features(
         _perspective: Color,
         _king: crate::Square,
-        _before: &Bitboards,
-        _after: &Bitboards,
+        _changes: &Self::BoardChanges,
         _removed: &mut Self::Changes,
         _added: &mut Self::Changes,
     ) {

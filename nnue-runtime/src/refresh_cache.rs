@@ -81,7 +81,9 @@ impl<N: Network> RefreshCache<N> {
             }
         }
         if N::BOARD_FEATURES {
-            N::board_features(perspective, king, &entry.board, board, &mut removed, &mut added);
+            let mut changes = N::BoardChanges::default();
+            N::board_changes(&entry.board, board, &mut changes);
+            N::board_features(perspective, king, &changes, &mut removed, &mut added);
         }
         net.update_from_half(&entry.half, accumulator, perspective, removed.as_slice(), added.as_slice());
         N::store_half(accumulator, perspective, &mut entry.half);

@@ -33,6 +33,10 @@ struct Node<N: Network> {
     /// The board here (kept only for networks with
     /// [`Network::BOARD_FEATURES`]; empty otherwise).
     board: Bitboards,
+    /// What the move did to the board features (both perspectives share
+    /// it), once `board_changes_found`.
+    board_changes: N::BoardChanges,
+    board_changes_found: bool,
 }
 
 /// Accumulators along the current line of a search, computed lazily, with
@@ -133,10 +137,19 @@ impl<N: Network> AccumulatorStack<N> {
     fn push_node(&mut self, changes: MoveChanges, kings: [Square; 2], board: Bitboards) {
         if self.nodes.len() == self.len {
             let accumulator = N::Accumulator::default();
-            self.nodes.push(Node { accumulator, computed: [false; 2], changes: MoveChanges::default(), kings, board });
+            self.nodes.push(Node {
+                accumulator,
+                computed: [false; 2],
+                changes: MoveChanges::default(),
+                kings,
+                board,
+                board_changes: N::BoardChanges::default(),
+                board_changes_found: false,
+            });
         }
         let node = &mut self.nodes[self.len];
         node.computed = [false; 2];
+        node.board_changes_found = false;
         node.changes = changes;
         node.kings = kings;
         node.board = board;
@@ -179,7 +192,11 @@ impl<N: Network> AccumulatorStack<N> {
                     );
                     debug_assert!(incremental, "the walk stops at king moves");
                     if N::BOARD_FEATURES {
-                        N::board_features(perspective, to.kings[p], &from.board, &to.board, &mut removed, &mut added);
+                        if !to.board_changes_found {
+                            N::board_changes(&from.board, &to.board, &mut to.board_changes);
+                            to.board_changes_found = true;
+                        }
+                        N::board_features(perspective, to.kings[p], &to.board_changes, &mut removed, &mut added);
                     }
                     net.update(&from.accumulator, &mut to.accumulator, perspective, removed.as_slice(), added.as_slice());
                     to.computed[p] = true;

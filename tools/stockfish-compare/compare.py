@@ -29,7 +29,7 @@ Which Stockfish code goes with which net (the default tag is the first one):
   nn-c288c895ea92        sf_18     (EvalFile; SFNNv10, threat inputs)
   nn-1a298aa575a0        stockfish-dev-20260803-762dd1da (EvalFile; SFNNv16, threat inputs)
 
-`nnue bench` cannot load the last two yet (threat inputs); for them only the
+`nnue bench` cannot load the last one yet (SFNNv16); for it only the
 Stockfish side runs (use --stockfish-only; the dump check runs as usual).
 
 Example:
@@ -75,7 +75,7 @@ NETS = {
     "nn-37f18f62d772": dict(tags=["sf_17.1", "sf_16.1", "sf_18"], slot="small", ref="nn-37f18f62d772.tsv", ours=True),
     "sfnnv8-standin-l2560": dict(tags=["sf_16.1"], slot="big", ref="standin-l2560.tsv", ours=True),
     "nn-1c0000000000": dict(tags=["sf_17.1"], slot="big", ref="nn-1c0000000000.tsv", ours=True),
-    "nn-c288c895ea92": dict(tags=["sf_18"], slot="big", ref="nn-c288c895ea92.tsv", ours=False),
+    "nn-c288c895ea92": dict(tags=["sf_18"], slot="big", ref="nn-c288c895ea92.tsv", ours=True),
     "nn-1a298aa575a0": dict(tags=["stockfish-dev-20260803-762dd1da"], slot="big", ref="nn-1a298aa575a0.tsv", ours=False),
 }
 

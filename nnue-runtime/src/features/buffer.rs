@@ -2,23 +2,44 @@
 //! per-piece sets (one per piece), larger for sets with more active features
 //! than pieces on a board (FullThreats: up to 256).
 
+use core::fmt;
+use core::mem::MaybeUninit;
+
 /// At most `N` feature indices; features beyond `N` (impossible for a set
-/// whose `MAX_ACTIVE` is `N`) are counted, not stored.
-#[derive(Debug, Clone)]
+/// whose `MAX_ACTIVE` is `N`) are counted, not stored. The storage is not
+/// initialised (a threat set's buffers hold hundreds of entries and are made
+/// per move): only the first `len` entries are ever read.
 pub struct FeatureBuffer<const N: usize> {
     len: usize,
     dropped: usize,
-    items: [u32; N],
+    items: [MaybeUninit<u32>; N],
 }
 
 impl<const N: usize> Default for FeatureBuffer<N> {
+    #[inline]
     fn default() -> Self {
-        FeatureBuffer { len: 0, dropped: 0, items: [0; N] }
+        FeatureBuffer { len: 0, dropped: 0, items: [MaybeUninit::uninit(); N] }
+    }
+}
+
+impl<const N: usize> Clone for FeatureBuffer<N> {
+    fn clone(&self) -> Self {
+        let mut copy = Self::default();
+        copy.items[..self.len].copy_from_slice(&self.items[..self.len]);
+        copy.len = self.len;
+        copy.dropped = self.dropped;
+        copy
+    }
+}
+
+impl<const N: usize> fmt::Debug for FeatureBuffer<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FeatureBuffer").field("features", &self.as_slice()).field("dropped", &self.dropped).finish()
     }
 }
 
 /// Buffers are equal when they hold the same features in the same order and
-/// dropped as many (what lies past the length is not compared).
+/// dropped as many.
 impl<const N: usize> PartialEq for FeatureBuffer<N> {
     fn eq(&self, other: &Self) -> bool {
         self.as_slice() == other.as_slice() && self.dropped == other.dropped
@@ -31,22 +52,39 @@ impl<const N: usize> FeatureBuffer<N> {
     #[inline]
     pub fn push(&mut self, index: usize) {
         if self.len < N {
-            self.items[self.len] = index as u32;
+            self.items[self.len] = MaybeUninit::new(index as u32);
             self.len += 1;
         } else {
             self.dropped += 1;
         }
     }
 
+    /// Empties the buffer.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.dropped = 0;
+    }
+
     /// The features, in the order they were pushed.
     #[inline]
     pub fn as_slice(&self) -> &[u32] {
-        &self.items[..self.len]
+        // SAFETY: the first `len` entries were written by `push` (or copied
+        // from written ones by `clone`), and `MaybeUninit<u32>` has the
+        // layout of `u32`.
+        unsafe { core::slice::from_raw_parts(self.items.as_ptr().cast::<u32>(), self.len) }
+    }
+
+    /// The features, mutable.
+    #[inline]
+    fn as_mut_slice(&mut self) -> &mut [u32] {
+        // SAFETY: as for `as_slice`.
+        unsafe { core::slice::from_raw_parts_mut(self.items.as_mut_ptr().cast::<u32>(), self.len) }
     }
 
     /// Sorts the features.
     pub fn sort_unstable(&mut self) {
-        self.items[..self.len].sort_unstable();
+        self.as_mut_slice().sort_unstable();
     }
 
     /// How many features did not fit (zero for a legal position and a set

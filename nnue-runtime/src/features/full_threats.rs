@@ -182,7 +182,7 @@ impl FullThreats {
 
     /// [`FullThreats::index`] with the orientation computed.
     #[inline]
-    fn oriented_index(perspective: Color, orientation: u8, threat: Threat) -> Option<usize> {
+    pub(super) fn oriented_index(perspective: Color, orientation: u8, threat: Threat) -> Option<usize> {
         let Threat { attacker, from, attacked, to } = threat;
         let slot = TARGET_SLOTS[attacker.kind as usize][attacked.kind as usize]?;
         let from = from.xor(orientation).index();

@@ -11,6 +11,7 @@ mod threat_changes;
 pub use buffer::{FeatureBuffer, FeatureSink};
 pub use full_threats::{FullThreats, Threat, TARGET_SLOTS};
 pub use half_ka_v2::HalfKAv2;
+pub use threat_changes::ThreatChanges;
 pub use half_ka_v2_hm::HalfKAv2Hm;
 pub use half_kp::HalfKP;
 

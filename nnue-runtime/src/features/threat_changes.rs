@@ -15,11 +15,26 @@
 //! and only if it does on the other: on the way to the nearest changed
 //! square in that direction every square is unchanged, so empty on both
 //! boards. The attackers are therefore looked up on one board.
+//!
+//! Both boards' threats of those pieces are listed as keys ordered by the
+//! attacker's square, then the attacked square (the order they are found
+//! in), so one merge finds the threats on one board only; only those are
+//! turned into features.
 
-use super::full_threats::mailbox;
+use super::full_threats::Threat;
 use super::{FeatureBuffer, FeatureSink, FullThreats};
-use crate::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks, squares, Bitboard};
-use crate::position::{Bitboards, Color, PieceKind, Square};
+use crate::attacks::{attacks, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks, squares, Bitboard};
+use crate::position::{Bitboards, Color, Piece, PieceKind, Square};
+
+/// The threats a change of the board removes and adds, the same from both
+/// perspectives ([`FullThreats::board_changes`]), as keys: found once per
+/// move, then turned into each perspective's features
+/// ([`FullThreats::features_of`]).
+#[derive(Debug, Clone, Default)]
+pub struct ThreatChanges {
+    removed: FeatureBuffer<{ FullThreats::MAX_ACTIVE }>,
+    added: FeatureBuffer<{ FullThreats::MAX_ACTIVE }>,
+}
 
 impl FullThreats {
     /// Pushes `offset +` each feature active on `before` but not on `after`
@@ -34,20 +49,110 @@ impl FullThreats {
         removed: &mut impl FeatureSink,
         added: &mut impl FeatureSink,
     ) {
-        let changed = before.iter().flatten().zip(after.iter().flatten()).fold(0, |changed, (b, a)| changed | (b ^ a));
-        let (old_board, old_occupied) = mailbox(before);
-        let (new_board, new_occupied) = mailbox(after);
-        let attackers = changed | attackers_of(changed, before, old_occupied);
-        let orientation = Self::orientation(perspective, king);
-        let active = |board, occupied| {
-            let mut features = FeatureBuffer::<{ FullThreats::MAX_ACTIVE }>::default();
-            Self::for_each_active_of(board, occupied, attackers, perspective, orientation, |f| features.push(f));
-            features.sort_unstable();
-            features
-        };
-        let (old, new) = (active(&old_board, old_occupied), active(&new_board, new_occupied));
-        difference(old.as_slice(), new.as_slice(), offset, removed, added);
+        let mut changes = ThreatChanges::default();
+        Self::board_changes(before, after, &mut changes);
+        Self::features_of(perspective, king, &changes, offset, removed, added);
     }
+
+    /// Sets `changes` to the threats on `before` only (removed) and on
+    /// `after` only (added).
+    pub fn board_changes(before: &Bitboards, after: &Bitboards, changes: &mut ThreatChanges) {
+        changes.removed.clear();
+        changes.added.clear();
+        let changed = before.iter().flatten().zip(after.iter().flatten()).fold(0, |changed, (b, a)| changed | (b ^ a));
+        if changed == 0 {
+            return;
+        }
+        let old_board = codes(before);
+        let mut new_board = old_board;
+        for square in squares(changed) {
+            new_board[square.index()] = code_on(after, square.index());
+        }
+        let occupied = |board: &Bitboards| board.iter().flatten().fold(0, |o, b| o | b);
+        let (old_occupied, new_occupied) = (occupied(before), occupied(after));
+        let attackers = changed | attackers_of(changed, before, old_occupied);
+        let old = threat_keys(&old_board, old_occupied, attackers);
+        let new = threat_keys(&new_board, new_occupied, attackers);
+        let (old, new) = (old.as_slice(), new.as_slice());
+        let (mut i, mut j) = (0, 0);
+        while i < old.len() && j < new.len() {
+            if old[i] == new[j] {
+                i += 1;
+                j += 1;
+            } else if old[i] < new[j] {
+                changes.removed.push(old[i] as usize);
+                i += 1;
+            } else {
+                changes.added.push(new[j] as usize);
+                j += 1;
+            }
+        }
+        old[i..].iter().for_each(|&key| changes.removed.push(key as usize));
+        new[j..].iter().for_each(|&key| changes.added.push(key as usize));
+    }
+
+    /// Pushes `offset +` the features of `changes` from `perspective`, whose
+    /// king is on `king`, to `removed` and `added`.
+    pub fn features_of(
+        perspective: Color,
+        king: Square,
+        changes: &ThreatChanges,
+        offset: usize,
+        removed: &mut impl FeatureSink,
+        added: &mut impl FeatureSink,
+    ) {
+        let orientation = Self::orientation(perspective, king);
+        let feature = |&key: &u32| Self::oriented_index(perspective, orientation, threat(key)).map(|f| offset + f);
+        changes.removed.as_slice().iter().filter_map(feature).for_each(|f| removed.push(f));
+        changes.added.as_slice().iter().filter_map(feature).for_each(|f| added.push(f));
+    }
+}
+
+/// No piece, in a board of [`codes`].
+const EMPTY: u8 = 12;
+
+/// The piece on each square of `bitboards` as its code `6 * colour + kind`,
+/// [`EMPTY`] where there is none.
+fn codes(bitboards: &Bitboards) -> [u8; 64] {
+    let mut board = [EMPTY; 64];
+    for (code, &pieces) in bitboards.iter().flatten().enumerate() {
+        for square in squares(pieces) {
+            board[square.index()] = code as u8;
+        }
+    }
+    board
+}
+
+/// The code of the piece on square `index` of `bitboards`, [`EMPTY`] if none.
+fn code_on(bitboards: &Bitboards, index: usize) -> u8 {
+    bitboards.iter().flatten().position(|&pieces| pieces & (1 << index) != 0).map_or(EMPTY, |code| code as u8)
+}
+
+/// The piece of a code.
+fn piece(code: u32) -> Piece {
+    Piece { color: if code < 6 { Color::White } else { Color::Black }, kind: PieceKind::ALL[code as usize % 6] }
+}
+
+/// The threats of the pieces on `attackers` of a board given as the code of
+/// the piece on each square ([`codes`]) and the occupied squares, as keys
+/// `from << 14 | to << 8 | attacker << 4 | attacked` (square indices and
+/// piece codes), in ascending order.
+fn threat_keys(board: &[u8; 64], occupied: Bitboard, attackers: Bitboard) -> FeatureBuffer<{ FullThreats::MAX_ACTIVE }> {
+    let mut keys = FeatureBuffer::default();
+    for from in squares(occupied & attackers) {
+        let attacker = u32::from(board[from.index()]);
+        let base = (from.index() as u32) << 14 | attacker << 4;
+        for to in squares(attacks(piece(attacker), from, occupied) & occupied) {
+            keys.push((base | (to.index() as u32) << 8 | u32::from(board[to.index()])) as usize);
+        }
+    }
+    keys
+}
+
+/// The threat of a key of [`threat_keys`].
+fn threat(key: u32) -> Threat {
+    let square = |index: u32| Square::new(index as u8 & 63).expect("below 64");
+    Threat { attacker: piece(key >> 4 & 15), from: square(key >> 14), attacked: piece(key & 15), to: square(key >> 8) }
 }
 
 /// The pieces of `board` (with `occupied` its occupied squares) attacking
@@ -68,29 +173,6 @@ fn attackers_of(targets: Bitboard, board: &Bitboards, occupied: Bitboard) -> Bit
         attackers |= rook_attacks(target, occupied) & straight;
     }
     attackers
-}
-
-/// Pushes `offset +` the features of sorted `old` missing from sorted `new`
-/// to `removed`, and those of `new` missing from `old` to `added`.
-fn difference(old: &[u32], new: &[u32], offset: usize, removed: &mut impl FeatureSink, added: &mut impl FeatureSink) {
-    let (mut i, mut j) = (0, 0);
-    while i < old.len() || j < new.len() {
-        match (old.get(i), new.get(j)) {
-            (Some(a), Some(b)) if a == b => {
-                i += 1;
-                j += 1;
-            }
-            (Some(&a), b) if b.is_none_or(|&b| a < b) => {
-                removed.push(offset + a as usize);
-                i += 1;
-            }
-            (_, Some(&b)) => {
-                added.push(offset + b as usize);
-                j += 1;
-            }
-            (Some(_), None) | (None, None) => unreachable!("handled by the arms above"),
-        }
-    }
 }
 
 #[cfg(test)]

@@ -155,7 +155,7 @@ unsafe fn stream<L: Lanes, const L1: usize>(w: *const i16, base: &[i16; L1], rem
 
 /// The PSQT part: one 8-lane register per 8 buckets, else scalar.
 #[inline(always)]
-fn accumulate_psqt<L: Lanes, const B: usize>(
+pub(super) fn accumulate_psqt<L: Lanes, const B: usize>(
     psqt_weights: &[i32],
     base: &[i32; B],
     removed: &[u32],

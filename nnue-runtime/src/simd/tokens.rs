@@ -103,6 +103,32 @@ macro_rules! backend_token {
                 unsafe { run::<W, L1, TILE, B>(weights, psqt_weights, removed, added, values, psqt) }
             }
 
+            /// [`crate::kernels::update_sets`] with this ISA's registers.
+            pub fn update_sets<S: $crate::kernels::SetUpdates, const L1: usize, const TILE: usize, const B: usize>(
+                self,
+                sets: &S,
+                base: &[i16; L1],
+                psqt_base: &[i32; B],
+                out: &mut [i16; L1],
+                psqt_out: &mut [i32; B],
+            ) {
+                /// # Safety
+                /// The CPU supports the token's instruction set.
+                #[target_feature(enable = $features)]
+                unsafe fn run<S: $crate::kernels::SetUpdates, const L1: usize, const TILE: usize, const B: usize>(
+                    sets: &S,
+                    base: &[i16; L1],
+                    psqt_base: &[i32; B],
+                    out: &mut [i16; L1],
+                    psqt_out: &mut [i32; B],
+                ) {
+                    // SAFETY: this function's target features are enabled.
+                    unsafe { $crate::kernels::update_sets::<$lanes, S, L1, TILE, B>(sets, base, psqt_base, out, psqt_out) }
+                }
+                // SAFETY: the token exists only if the CPU supports the ISA.
+                unsafe { run::<S, L1, TILE, B>(sets, base, psqt_base, out, psqt_out) }
+            }
+
             /// [`crate::kernels::transform_clip`] with this ISA's registers.
             pub fn transform_clip<'o, const L1: usize, const MAX: i16>(
                 self,

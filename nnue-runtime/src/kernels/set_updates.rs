@@ -1,0 +1,163 @@
+//! An update of an accumulator whose transformer sums several feature sets
+//! (a composed transformer): every set's removed and added rows in one pass
+//! over the lanes, from the parent's values into the child's, tile by tile.
+//! The sets are a tuple of [`SetUpdate`]s, so the pass is compiled for the
+//! exact weight types of the architecture's sets.
+
+use super::accumulate::accumulate_psqt;
+use crate::simd::{Lanes, Widen};
+
+/// One feature set's part of an update: its rows (weights of type `W`, `L1`
+/// per feature; `B` PSQT weights per feature) and its features removed and
+/// added, numbered within the set.
+#[derive(Debug, Clone, Copy)]
+pub struct SetUpdate<'a, W> {
+    pub weights: &'a [W],
+    pub psqt_weights: &'a [i32],
+    pub removed: &'a [u32],
+    pub added: &'a [u32],
+}
+
+/// The parts of an update: a [`SetUpdate`], or a tuple of two or three
+/// `SetUpdates`, applied in order.
+pub trait SetUpdates {
+    /// Whether every feature has its `l1` weights and `b` PSQT weights.
+    fn rows_exist(&self, l1: usize, b: usize) -> bool;
+
+    /// Subtracts the removed rows from `regs` and adds the added ones, lanes
+    /// `offset..offset + TILE * L::LANES` of each row.
+    ///
+    /// # Safety
+    /// `rows_exist(L1, _)` holds; `offset + TILE * L::LANES <= L1`; the CPU
+    /// supports `L`'s instructions.
+    unsafe fn tile<L: Lanes, const TILE: usize, const L1: usize>(&self, offset: usize, regs: &mut [L::V; TILE]);
+
+    /// The same for the PSQT values.
+    ///
+    /// # Safety
+    /// `rows_exist(_, B)` holds; the CPU supports `L`'s instructions.
+    unsafe fn psqt<L: Lanes, const B: usize>(&self, psqt: &mut [i32; B]);
+
+    /// `values` and `psqt` updated without vector instructions, wrapping as
+    /// Stockfish's i16 and i32 sums: the scalar reference of [`update_sets`].
+    /// Panics if a feature has no row.
+    fn scalar<const L1: usize, const B: usize>(&self, values: &mut [i16; L1], psqt: &mut [i32; B]);
+}
+
+impl<W: Widen> SetUpdates for SetUpdate<'_, W> {
+    #[inline(always)]
+    fn rows_exist(&self, l1: usize, b: usize) -> bool {
+        let rows = self.weights.len() / l1;
+        self.removed.iter().chain(self.added).all(|&f| (f as usize) < rows) && self.psqt_weights.len() >= rows * b
+    }
+
+    #[inline(always)]
+    unsafe fn tile<L: Lanes, const TILE: usize, const L1: usize>(&self, offset: usize, regs: &mut [L::V; TILE]) {
+        let w = self.weights.as_ptr();
+        for &f in self.removed {
+            // SAFETY: row `f` exists and `offset + TILE * LANES <= L1` (the
+            // caller's guarantees).
+            let row = unsafe { w.add(f as usize * L1 + offset) };
+            for (r, reg) in regs.iter_mut().enumerate() {
+                // SAFETY: within row `f`; the caller guarantees the instructions.
+                *reg = unsafe { L::sub(*reg, W::load::<L>(row.add(r * L::LANES))) };
+            }
+        }
+        for &f in self.added {
+            // SAFETY: as above.
+            let row = unsafe { w.add(f as usize * L1 + offset) };
+            for (r, reg) in regs.iter_mut().enumerate() {
+                // SAFETY: within row `f`; the caller guarantees the instructions.
+                *reg = unsafe { L::add(*reg, W::load::<L>(row.add(r * L::LANES))) };
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn psqt<L: Lanes, const B: usize>(&self, psqt: &mut [i32; B]) {
+        let base = *psqt;
+        // The rows exist and the CPU supports `L` (the caller's guarantees).
+        accumulate_psqt::<L, B>(self.psqt_weights, &base, self.removed, self.added, psqt);
+    }
+
+    fn scalar<const L1: usize, const B: usize>(&self, values: &mut [i16; L1], psqt: &mut [i32; B]) {
+        for (features, sign) in [(self.removed, -1), (self.added, 1)] {
+            for &f in features {
+                let f = f as usize;
+                for (v, &w) in values.iter_mut().zip(&self.weights[f * L1..][..L1]) {
+                    let w: i16 = w.into();
+                    *v = if sign < 0 { v.wrapping_sub(w) } else { v.wrapping_add(w) };
+                }
+                for (p, &w) in psqt.iter_mut().zip(&self.psqt_weights[f * B..][..B]) {
+                    *p = if sign < 0 { p.wrapping_sub(w) } else { p.wrapping_add(w) };
+                }
+            }
+        }
+    }
+}
+
+/// `SetUpdates` for tuples, each part in order.
+macro_rules! tuple_updates {
+    ($($part:ident . $i:tt),+) => {
+        impl<$($part: SetUpdates),+> SetUpdates for ($($part,)+) {
+            #[inline(always)]
+            fn rows_exist(&self, l1: usize, b: usize) -> bool {
+                $(self.$i.rows_exist(l1, b))&&+
+            }
+
+            #[inline(always)]
+            unsafe fn tile<L: Lanes, const TILE: usize, const L1: usize>(&self, offset: usize, regs: &mut [L::V; TILE]) {
+                // SAFETY: the caller's guarantees hold for every part.
+                $(unsafe { self.$i.tile::<L, TILE, L1>(offset, regs) };)+
+            }
+
+            #[inline(always)]
+            unsafe fn psqt<L: Lanes, const B: usize>(&self, psqt: &mut [i32; B]) {
+                // SAFETY: the caller's guarantees hold for every part.
+                $(unsafe { self.$i.psqt::<L, B>(psqt) };)+
+            }
+
+            fn scalar<const L1: usize, const B: usize>(&self, values: &mut [i16; L1], psqt: &mut [i32; B]) {
+                $(self.$i.scalar(values, psqt);)+
+            }
+        }
+    };
+}
+
+tuple_updates!(S0.0, S1.1);
+tuple_updates!(S0.0, S1.1, S2.2);
+
+/// `out = base - removed rows + added rows` of every set, `psqt_out` the
+/// same with the PSQT rows: one pass over the lanes, `TILE` registers at a
+/// time, each tile read from `base` once and written to `out` once.
+///
+/// # Safety
+/// The CPU supports `L`'s instructions. (Rows are checked: a feature
+/// without a row panics.)
+#[inline(always)]
+pub unsafe fn update_sets<L: Lanes, S: SetUpdates, const L1: usize, const TILE: usize, const B: usize>(
+    sets: &S,
+    base: &[i16; L1],
+    psqt_base: &[i32; B],
+    out: &mut [i16; L1],
+    psqt_out: &mut [i32; B],
+) {
+    const { assert!(TILE > 0 && L1.is_multiple_of(TILE * L::LANES)) };
+    assert!(sets.rows_exist(L1, B), "feature index out of range");
+    for tile in 0..L1 / (TILE * L::LANES) {
+        let offset = tile * TILE * L::LANES;
+        let mut regs: [L::V; TILE] =
+            // SAFETY: `offset + (r + 1) * LANES <= L1`; the caller guarantees the instructions.
+            core::array::from_fn(|r| unsafe { L::load(base.as_ptr().add(offset + r * L::LANES)) });
+        // SAFETY: the rows exist (checked above), the tile lies within L1,
+        // and the caller guarantees the instructions.
+        unsafe { sets.tile::<L, TILE, L1>(offset, &mut regs) };
+        for (r, reg) in regs.into_iter().enumerate() {
+            // SAFETY: `offset + (r + 1) * LANES <= L1`; the caller guarantees the instructions.
+            unsafe { L::store(out.as_mut_ptr().add(offset + r * L::LANES), reg) };
+        }
+    }
+    *psqt_out = *psqt_base;
+    // SAFETY: the rows exist; the caller guarantees the instructions.
+    unsafe { sets.psqt::<L, B>(psqt_out) };
+}
