@@ -97,20 +97,6 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
         (
             quote!(use super::{Accumulator, LayerStack, L1, PSQT_BUCKETS, TRANSFORMED};),
             quote! {
-                /// `values += added rows - removed rows`, the same for `psqt`
-                /// with their PSQT rows: one feature set's part of a refresh
-                /// or an update (`i8` rows widened).
-                pub(super) fn update_rows<W: #rt::simd::Widen>(
-                    cpu: Cpu,
-                    rows: &#rt::scalar::FeatureRows<W>,
-                    removed: &[u32],
-                    added: &[u32],
-                    values: &mut [i16; L1],
-                    psqt: &mut [i32; PSQT_BUCKETS],
-                ) {
-                    cpu.update_rows::<W, L1, TILE, PSQT_BUCKETS>(&rows.weights, &rows.psqt_weights, removed, added, values, psqt);
-                }
-
                 /// `values = base` with every set's removed rows subtracted
                 /// and added rows added, the same for `psqt`: an update from
                 /// the parent's accumulator, in one pass over the lanes.

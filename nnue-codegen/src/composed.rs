@@ -111,34 +111,30 @@ pub fn transformer(arch: &Arch) -> TokenStream {
 /// `refresh` and the row-adding kernel's dispatch, methods of `Network`.
 pub fn methods(arch: &Arch) -> TokenStream {
     let rt = runtime();
-    let sets = arch.features.iter().map(|f| {
-        let (name, ty) = (field(f.kind), feature_set_type(f.kind));
-        let active = if per_piece(f.kind) {
+    let actives = arch.features.iter().map(|f| {
+        let (ty, active) = (feature_set_type(f.kind), format_ident!("{}_active", field(f.kind)));
+        if per_piece(f.kind) {
             quote! {
-                let mut active = [#rt::FeatureList::default(), #rt::FeatureList::default()];
-                <#ty as #rt::FeatureSet>::active_features_both(pos, &mut active);
+                let mut #active = [#rt::FeatureList::default(), #rt::FeatureList::default()];
+                <#ty as #rt::FeatureSet>::active_features_both(pos, &mut #active);
             }
         } else {
             let max = max_active(f);
             quote! {
-                let mut active: [#rt::features::FeatureBuffer<{ #max }>; 2] = ::core::default::Default::default();
-                #ty::for_each_active_both(pos, |perspective, feature| active[perspective.index()].push(feature));
-            }
-        };
-        quote! {
-            {
-                #active
-                for (p, active) in active.iter().enumerate() {
-                    self.update_rows(&self.transformer.#name, &[], active.as_slice(), &mut accumulator.values[p], &mut accumulator.psqt[p]);
-                }
+                let mut #active: [#rt::features::FeatureBuffer<{ #max }>; 2] = ::core::default::Default::default();
+                #ty::for_each_active_both(pos, |perspective, feature| #active[perspective.index()].push(feature));
             }
         }
+    });
+    let sets = set_updates(arch, |f| {
+        let active = format_ident!("{}_active", field(f.kind));
+        (quote!(&[]), quote!(#active[p].as_slice()))
     });
     let arms = TARGETS.iter().map(|t| {
         let (variant, module, arch_name) = (ident(t.variant), ident(t.module), t.arch);
         quote! {
             #[cfg(target_arch = #arch_name)]
-            #rt::Backend::#variant(cpu) => #module::update_rows(cpu, rows, removed, added, values, psqt),
+            #rt::Backend::#variant(cpu) => #module::update_sets(cpu, sets, base, psqt_base, values, psqt),
         }
     });
     let update_sets = update_sets(arch);
@@ -146,31 +142,60 @@ pub fn methods(arch: &Arch) -> TokenStream {
         #update_sets
 
         /// Computes both perspectives' accumulators from scratch: the
-        /// biases, then every feature set's active rows.
+        /// biases plus every feature set's active rows.
         pub fn refresh(&self, pos: &impl #rt::Position, accumulator: &mut Accumulator) {
+            #(#actives)*
             for p in 0..2 {
-                accumulator.values[p] = **self.transformer.biases;
-                accumulator.psqt[p] = [0; PSQT_BUCKETS];
+                let sets = #sets;
+                self.apply_sets(&sets, &self.transformer.biases, &[0; PSQT_BUCKETS], &mut accumulator.values[p], &mut accumulator.psqt[p]);
             }
-            #(#sets)*
         }
 
-        /// The backend's kernel subtracting and adding one feature set's
-        /// rows.
-        fn update_rows<W: #rt::simd::Widen>(
+        /// The backend's kernel: `values = base` with every set's removed
+        /// rows subtracted and added rows added, the same for `psqt` from
+        /// `psqt_base`.
+        fn apply_sets<S: #rt::kernels::SetUpdates>(
             &self,
-            rows: &#rt::scalar::FeatureRows<W>,
-            removed: &[u32],
-            added: &[u32],
+            sets: &S,
+            base: &[i16; L1],
+            psqt_base: &[i32; PSQT_BUCKETS],
             values: &mut [i16; L1],
             psqt: &mut [i32; PSQT_BUCKETS],
         ) {
             match self.backend {
-                #rt::Backend::Scalar => rows.update(removed, added, values, psqt),
+                #rt::Backend::Scalar => {
+                    *values = *base;
+                    *psqt = *psqt_base;
+                    #rt::kernels::SetUpdates::scalar(sets, values, psqt);
+                }
                 #(#arms)*
             }
         }
     }
+}
+
+/// The [`SetUpdate`](nnue_runtime::kernels::SetUpdate)s of every feature set
+/// (a tuple when there are several), each set's removed and added features
+/// given by `features`.
+fn set_updates(arch: &Arch, features: impl Fn(&FeatureSet) -> (TokenStream, TokenStream)) -> TokenStream {
+    let rt = runtime();
+    let parts: Vec<TokenStream> = arch
+        .features
+        .iter()
+        .map(|f| {
+            let name = field(f.kind);
+            let (removed, added) = features(f);
+            quote! {
+                #rt::kernels::SetUpdate {
+                    weights: &self.transformer.#name.weights,
+                    psqt_weights: &self.transformer.#name.psqt_weights,
+                    removed: #removed,
+                    added: #added,
+                }
+            }
+        })
+        .collect();
+    if parts.len() == 1 { quote!(#(#parts)*) } else { quote!((#(#parts,)*)) }
 }
 
 /// The transformer part of the overflow proof; the PSQT ranges in `psqt`.
@@ -389,7 +414,6 @@ pub fn update_sets(arch: &Arch) -> Option<TokenStream> {
         return None;
     }
     let rt = runtime();
-    let names: Vec<Ident> = arch.features.iter().map(|f| field(f.kind)).collect();
     let lists = arch.features.iter().zip(ranges(arch)).map(|(f, (start, end))| {
         let (removed, added) = (format_ident!("{}_removed", field(f.kind)), format_ident!("{}_added", field(f.kind)));
         quote! {
@@ -398,25 +422,10 @@ pub fn update_sets(arch: &Arch) -> Option<TokenStream> {
             within(added, #start..#end, &mut #added);
         }
     });
-    let parts = arch.features.iter().map(|f| {
+    let sets = set_updates(arch, |f| {
         let name = field(f.kind);
         let (removed, added) = (format_ident!("{name}_removed"), format_ident!("{name}_added"));
-        quote! {
-            #rt::kernels::SetUpdate {
-                weights: &self.transformer.#name.weights,
-                psqt_weights: &self.transformer.#name.psqt_weights,
-                removed: #removed.as_slice(),
-                added: #added.as_slice(),
-            }
-        }
-    });
-    let sets = if names.len() == 1 { quote!(#(#parts)*) } else { quote!((#(#parts,)*)) };
-    let arms = TARGETS.iter().map(|t| {
-        let (variant, module, arch_name) = (ident(t.variant), ident(t.module), t.arch);
-        quote! {
-            #[cfg(target_arch = #arch_name)]
-            #rt::Backend::#variant(cpu) => #module::update_sets(cpu, &sets, base, psqt_base, values, psqt),
-        }
+        (quote!(#removed.as_slice()), quote!(#added.as_slice()))
     });
     Some(quote! {
         /// `values = base` minus the rows of `removed`, plus those of
@@ -444,14 +453,7 @@ pub fn update_sets(arch: &Arch) -> Option<TokenStream> {
             }
             #(#lists)*
             let sets = #sets;
-            match self.backend {
-                #rt::Backend::Scalar => {
-                    *values = *base;
-                    *psqt = *psqt_base;
-                    #rt::kernels::SetUpdates::scalar(&sets, values, psqt);
-                }
-                #(#arms)*
-            }
+            self.apply_sets(&sets, base, psqt_base, values, psqt);
         }
     })
 }

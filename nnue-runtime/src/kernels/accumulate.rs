@@ -1,6 +1,6 @@
 //! Accumulator refresh and update, register-tiled.
 
-use crate::simd::{Lanes, Widen};
+use crate::simd::Lanes;
 
 /// `out = base - sum(removed rows) + sum(added rows)`, for the i16 lanes
 /// (wrapping) and the i32 PSQT lanes.
@@ -67,63 +67,6 @@ pub unsafe fn accumulate<L: Lanes, const L1: usize, const TILE: usize, const B: 
         }
     }
     accumulate_psqt::<L, B>(psqt_weights, psqt_base, removed, added, psqt_out);
-}
-
-/// `values += sum(added rows) - sum(removed rows)` and the same for `psqt`
-/// with the PSQT rows (wrapping), in place: one feature set's part of a
-/// refresh (nothing removed) or of an update, whatever its weight type (`i8`
-/// rows are sign-extended to the i16 lanes). Several feature sets summed
-/// into one accumulator are updated one after the other.
-///
-/// Tiled as [`accumulate`]: `TILE` registers stay in registers while every
-/// row is added or subtracted.
-///
-/// # Safety
-/// The CPU supports `L`'s instructions.
-#[inline(always)]
-pub unsafe fn update_rows<L: Lanes, W: Widen, const L1: usize, const TILE: usize, const B: usize>(
-    weights: &[W],
-    psqt_weights: &[i32],
-    removed: &[u32],
-    added: &[u32],
-    values: &mut [i16; L1],
-    psqt: &mut [i32; B],
-) {
-    const { assert!(TILE > 0 && L1.is_multiple_of(TILE * L::LANES)) };
-    let rows = weights.len() / L1;
-    assert!(
-        removed.iter().chain(added).all(|&f| (f as usize) < rows) && psqt_weights.len() >= rows * B,
-        "feature index out of range"
-    );
-    let w = weights.as_ptr();
-    for tile in 0..L1 / (TILE * L::LANES) {
-        let offset = tile * TILE * L::LANES;
-        let mut regs: [L::V; TILE] =
-            // SAFETY: `offset + (r + 1) * LANES <= L1`; the caller guarantees the instructions.
-            core::array::from_fn(|r| unsafe { L::load(values.as_ptr().add(offset + r * L::LANES)) });
-        for &f in removed {
-            // SAFETY: row `f` exists (checked above) and `offset < L1`.
-            let row = unsafe { w.add(f as usize * L1 + offset) };
-            for (r, reg) in regs.iter_mut().enumerate() {
-                // SAFETY: within row `f`; the caller guarantees the instructions.
-                *reg = unsafe { L::sub(*reg, W::load::<L>(row.add(r * L::LANES))) };
-            }
-        }
-        for &f in added {
-            // SAFETY: row `f` exists (checked above) and `offset < L1`.
-            let row = unsafe { w.add(f as usize * L1 + offset) };
-            for (r, reg) in regs.iter_mut().enumerate() {
-                // SAFETY: within row `f`; the caller guarantees the instructions.
-                *reg = unsafe { L::add(*reg, W::load::<L>(row.add(r * L::LANES))) };
-            }
-        }
-        for (r, reg) in regs.into_iter().enumerate() {
-            // SAFETY: `offset + (r + 1) * LANES <= L1`; the caller guarantees the instructions.
-            unsafe { L::store(values.as_mut_ptr().add(offset + r * L::LANES), reg) };
-        }
-    }
-    let base = *psqt;
-    accumulate_psqt::<L, B>(psqt_weights, &base, removed, added, psqt);
 }
 
 /// One move's update (one or two rows removed, one added) in a single pass

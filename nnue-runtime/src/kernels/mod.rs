@@ -15,7 +15,7 @@ mod affine;
 mod set_updates;
 mod transform;
 
-pub use accumulate::{accumulate, update_rows};
+pub use accumulate::accumulate;
 pub use affine::{affine_columns, affine_rows};
 pub use set_updates::{update_sets, SetUpdate, SetUpdates};
 pub use transform::{transform_clip, transform_pairwise_mulhi, transform_pairwise_mulhi_signed, transform_pairwise_mullo};

@@ -54,7 +54,19 @@ impl<W: Widen> SetUpdates for SetUpdate<'_, W> {
     #[inline(always)]
     unsafe fn tile<L: Lanes, const TILE: usize, const L1: usize>(&self, offset: usize, regs: &mut [L::V; TILE]) {
         let w = self.weights.as_ptr();
+        // The lines of each row's next tile, fetched while this tile is
+        // summed (a refresh reads a hundred rows or more per tile).
+        let next = offset + TILE * L::LANES;
+        let prefetch = |f: u32| {
+            if next < L1 {
+                let start = w.wrapping_add(f as usize * L1 + next).cast::<u8>();
+                for line in (0..TILE * L::LANES * core::mem::size_of::<W>()).step_by(64) {
+                    crate::simd::prefetch(start.wrapping_add(line));
+                }
+            }
+        };
         for &f in self.removed {
+            prefetch(f);
             // SAFETY: row `f` exists and `offset + TILE * LANES <= L1` (the
             // caller's guarantees).
             let row = unsafe { w.add(f as usize * L1 + offset) };
@@ -64,6 +76,7 @@ impl<W: Widen> SetUpdates for SetUpdate<'_, W> {
             }
         }
         for &f in self.added {
+            prefetch(f);
             // SAFETY: as above.
             let row = unsafe { w.add(f as usize * L1 + offset) };
             for (r, reg) in regs.iter_mut().enumerate() {

@@ -20,30 +20,6 @@ impl<W: Widen> FeatureRows<W> {
         FeatureRows { weights: AlignedSlice::zeroed(features * lanes), psqt_weights: AlignedSlice::zeroed(features * buckets) }
     }
 
-    /// `values += sum(added rows) - sum(removed rows)`, the same for `psqt`
-    /// with the PSQT rows, wrapping as Stockfish's i16 and i32 sums: the
-    /// scalar reference of [`crate::kernels::update_rows`].
-    pub fn update<const L1: usize, const B: usize>(&self, removed: &[u32], added: &[u32], values: &mut [i16; L1], psqt: &mut [i32; B]) {
-        for &feature in removed {
-            let feature = feature as usize;
-            for (v, &w) in values.iter_mut().zip(&self.weights[feature * L1..][..L1]) {
-                *v = v.wrapping_sub(w.into());
-            }
-            for (p, &w) in psqt.iter_mut().zip(&self.psqt_weights[feature * B..][..B]) {
-                *p = p.wrapping_sub(w);
-            }
-        }
-        for &feature in added {
-            let feature = feature as usize;
-            for (v, &w) in values.iter_mut().zip(&self.weights[feature * L1..][..L1]) {
-                *v = v.wrapping_add(w.into());
-            }
-            for (p, &w) in psqt.iter_mut().zip(&self.psqt_weights[feature * B..][..B]) {
-                *p = p.wrapping_add(w);
-            }
-        }
-    }
-
     /// Stores the lanes in the packing order of `lanes`-wide registers, as
     /// [`super::Transformer::permute_lanes`].
     pub fn permute_lanes(&mut self, lanes: usize) {

@@ -41,6 +41,25 @@ macro_rules! check_join_16 {
 #[derive(Debug, Clone, Copy)]
 pub struct Inside<T>(T);
 
+/// Asks the CPU to bring the cache line holding `p` into its caches: a hint
+/// (it never faults, whatever `p` is), so safe.
+#[inline(always)]
+pub fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `prefetcht0` (SSE, part of x86-64) only hints; it reads no
+    // memory architecturally and never faults.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>())
+    };
+    #[cfg(target_arch = "aarch64")]
+    // SAFETY: `prfm` (base AArch64) only hints; it never faults.
+    unsafe {
+        core::arch::asm!("prfm pldl1keep, [{0}]", in(reg) p, options(nostack, preserves_flags, readonly))
+    };
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    let _ = p;
+}
+
 #[cfg(target_arch = "aarch64")]
 pub mod aarch64;
 #[cfg(target_arch = "x86_64")]

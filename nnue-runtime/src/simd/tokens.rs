@@ -73,36 +73,6 @@ macro_rules! backend_token {
                 unsafe { run::<L1, TILE, B>(weights, psqt_weights, base, psqt_base, removed, added, out, psqt_out) }
             }
 
-            /// [`crate::kernels::update_rows`] with this ISA's registers.
-            pub fn update_rows<W: $crate::simd::Widen, const L1: usize, const TILE: usize, const B: usize>(
-                self,
-                weights: &[W],
-                psqt_weights: &[i32],
-                removed: &[u32],
-                added: &[u32],
-                values: &mut [i16; L1],
-                psqt: &mut [i32; B],
-            ) {
-                /// # Safety
-                /// The CPU supports the token's instruction set.
-                #[target_feature(enable = $features)]
-                unsafe fn run<W: $crate::simd::Widen, const L1: usize, const TILE: usize, const B: usize>(
-                    weights: &[W],
-                    psqt_weights: &[i32],
-                    removed: &[u32],
-                    added: &[u32],
-                    values: &mut [i16; L1],
-                    psqt: &mut [i32; B],
-                ) {
-                    // SAFETY: this function's target features are enabled.
-                    unsafe {
-                        $crate::kernels::update_rows::<$lanes, W, L1, TILE, B>(weights, psqt_weights, removed, added, values, psqt)
-                    }
-                }
-                // SAFETY: the token exists only if the CPU supports the ISA.
-                unsafe { run::<W, L1, TILE, B>(weights, psqt_weights, removed, added, values, psqt) }
-            }
-
             /// [`crate::kernels::update_sets`] with this ISA's registers.
             pub fn update_sets<S: $crate::kernels::SetUpdates, const L1: usize, const TILE: usize, const B: usize>(
                 self,
