@@ -44,11 +44,19 @@ fn net_edits_corpus() {
     }
 }
 
+#[test]
+fn net_edits_threats_corpus() {
+    for (_, data) in corpus("net_edits_threats") {
+        fuzz::net_edits_threats(&data);
+    }
+}
+
 /// Writes the seed inputs: the shipped architecture files and every
 /// compile-fail case's file (spec); the first bytes of each real net
 /// (net_bytes); and edits of a generated net that truncate it, flip bits,
 /// break its version, hashes, description length and LEB128 blocks
-/// (net_edits).
+/// (net_edits), and of a two-set net with raw threat weights
+/// (net_edits_threats).
 #[test]
 #[ignore]
 fn write_seeds() {
@@ -75,7 +83,7 @@ fn write_seeds() {
             }
         }
     }
-    for net in ["nn-82215d0fd0df", "nn-26abeed38351", "nn-13406b1dcbe0", "nn-6877cd24400e", "nn-5af11540bbfe", "nn-1c0000000000", "nn-37f18f62d772"] {
+    for net in ["nn-82215d0fd0df", "nn-26abeed38351", "nn-13406b1dcbe0", "nn-6877cd24400e", "nn-5af11540bbfe", "nn-1c0000000000", "nn-37f18f62d772", "nn-c288c895ea92"] {
         let bytes = std::fs::read(support::net(&format!("{net}.nnue"))).unwrap();
         write("net_bytes", &format!("{net}-head"), &bytes[..4096]);
         write("net_bytes", &format!("{net}-header"), &bytes[..200]);
@@ -111,5 +119,33 @@ fn write_seeds() {
     ];
     for (name, edits) in seeds {
         write("net_edits", name, &edits.concat());
+    }
+    // The two-set net: header, transformer hash, the biases' LEB128 block
+    // (magic, byte count, values), then the raw threat weights (79856 x 128
+    // bytes), the piece-square weights' and the PSQT weights' LEB128 blocks,
+    // the layer stacks.
+    let base = fuzz::threats_and_pieces::random_net_file(2);
+    let len = base.len() as u32;
+    let word = |at: usize| u32::from_le_bytes(base[at..at + 4].try_into().unwrap());
+    let transformer_hash = 12 + word(8);
+    let biases_count = transformer_hash + 4 + 17;
+    let threats = biases_count + 4 + word(biases_count as usize);
+    let pieces = threats + 79_856 * 128;
+    let seeds: Vec<(&str, Vec<[u8; 9]>)> = vec![
+        ("unchanged", vec![]),
+        ("truncated-in-biases", vec![fuzz::edit(0, biases_count + 10, 0)]),
+        ("truncated-in-threats", vec![fuzz::edit(0, threats + 1_000_000, 0)]),
+        ("truncated-at-piece-squares", vec![fuzz::edit(0, pieces, 0)]),
+        ("truncated-last-byte", vec![fuzz::edit(0, len - 1, 0)]),
+        ("trailing-bytes", vec![fuzz::edit(5, 0, 0x0303)]),
+        ("wrong-transformer-hash", vec![fuzz::edit(1, transformer_hash, 4)]),
+        ("threat-weight-flipped", vec![fuzz::edit(1, threats + 123_457, 0x80)]),
+        ("threat-weights-extreme", (0..64).map(|i| fuzz::edit(2, threats + 64 * 5000 + 4 * i, 0x7F7F_7F7F)).collect()),
+        ("byte-deleted-in-threats", vec![fuzz::edit(3, threats + 4096, 1)]),
+        ("byte-inserted-in-threats", vec![fuzz::edit(4, threats + 4096, 0)]),
+        ("broken-piece-square-magic", vec![fuzz::edit(1, pieces + 2, 0x20)]),
+    ];
+    for (name, edits) in seeds {
+        write("net_edits_threats", name, &edits.concat());
     }
 }

@@ -15,8 +15,11 @@ nnue::nnue!(include "sfnnv7.ron");
 nnue::nnue!(include "sfnnv8.ron");
 nnue::nnue!(include "sfnnv9.ron");
 nnue::nnue!(include "sfnnv9-small.ron");
+nnue::nnue!(include "sfnnv10.ron");
+// SFNNv10's form at 128 lanes, for net_edits_threats.
+nnue::nnue!(include "../../tests/composed/threats-and-pieces.ron");
 
-const ARCHITECTURES: [ArchEntry; 10] = [
+const ARCHITECTURES: [ArchEntry; 11] = [
     sfnnv1::ENTRY,
     sfnnv2::ENTRY,
     sfnnv3::ENTRY,
@@ -27,6 +30,7 @@ const ARCHITECTURES: [ArchEntry; 10] = [
     sfnnv8::ENTRY,
     sfnnv9::ENTRY,
     sfnnv9_small::ENTRY,
+    sfnnv10::ENTRY,
 ];
 
 /// An architecture file's text: parsed, checked and, when valid, turned
@@ -83,6 +87,35 @@ pub fn net_edits(data: &[u8]) {
     }
 }
 
+/// [`net_edits`] on a net of two feature sets summed into one accumulator
+/// (a random net of SFNNv10's form at 128 lanes, 19 MB: raw i8 threat
+/// weights, LEB128 piece-square weights, one PSQT block for both sets),
+/// evaluated after a move that changes threats, incrementally and from
+/// scratch.
+pub fn net_edits_threats(data: &[u8]) {
+    static BASE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    let mut bytes = BASE.get_or_init(|| threats_and_pieces::random_net_file(2)).clone();
+    apply_edits(&mut bytes, data);
+    let Ok(net) = threats_and_pieces::Network::from_bytes_with_isa(&bytes, Isa::best()) else { return };
+    let board = start_board();
+    let eval = net.evaluate(&board);
+    assert_eq!(eval.bucket, threats_and_pieces::Network::bucket(board.piece_count()));
+    // 1. e4: the pawn's attacks and the bishop's and queen's rays change.
+    let mut stack = nnue::runtime::AccumulatorStack::new(&net);
+    stack.reset(&board);
+    let (from, to) = (Square::from_file_rank(4, 1).expect("e2"), Square::from_file_rank(4, 3).expect("e4"));
+    let pawn = Piece { color: Color::White, kind: PieceKind::Pawn };
+    let mut changes = nnue::runtime::MoveChanges::default();
+    changes.push(nnue::runtime::PieceChange { piece: pawn, from: Some(from), to: Some(to) });
+    let moved = Board::new(
+        Color::Black,
+        start_pieces().into_iter().map(|(square, piece)| (if square == from { to } else { square }, piece)),
+    )
+    .expect("one king a side");
+    stack.push(&changes);
+    assert_eq!(stack.evaluate(&net, &moved), net.evaluate(&moved));
+}
+
 /// Applies [`net_edits`]'s edit list to `bytes`.
 pub fn apply_edits(bytes: &mut Vec<u8>, edits: &[u8]) {
     for edit in edits.chunks_exact(9) {
@@ -116,6 +149,11 @@ pub fn edit(op: u8, offset: u32, value: u32) -> [u8; 9] {
 
 /// The starting position.
 fn start_board() -> Board {
+    Board::new(Color::White, start_pieces()).expect("one king a side")
+}
+
+/// The pieces of the starting position.
+fn start_pieces() -> Vec<(Square, Piece)> {
     const BACK: [PieceKind; 8] = [
         PieceKind::Rook,
         PieceKind::Knight,
@@ -127,13 +165,14 @@ fn start_board() -> Board {
         PieceKind::Rook,
     ];
     let square = |file: u8, rank: u8| Square::from_file_rank(file, rank).expect("on the board");
-    let pieces = (0..8u8).flat_map(|f| {
-        [
-            (square(f, 0), Piece { color: Color::White, kind: BACK[f as usize] }),
-            (square(f, 1), Piece { color: Color::White, kind: PieceKind::Pawn }),
-            (square(f, 6), Piece { color: Color::Black, kind: PieceKind::Pawn }),
-            (square(f, 7), Piece { color: Color::Black, kind: BACK[f as usize] }),
-        ]
-    });
-    Board::new(Color::White, pieces).expect("one king a side")
+    (0..8u8)
+        .flat_map(|f| {
+            [
+                (square(f, 0), Piece { color: Color::White, kind: BACK[f as usize] }),
+                (square(f, 1), Piece { color: Color::White, kind: PieceKind::Pawn }),
+                (square(f, 6), Piece { color: Color::Black, kind: PieceKind::Pawn }),
+                (square(f, 7), Piece { color: Color::Black, kind: BACK[f as usize] }),
+            ]
+        })
+        .collect()
 }
