@@ -42,9 +42,9 @@ pub trait Network: Send + Sync + Sized + 'static {
     const KING_MOVE_REFRESHES: bool;
     /// Whether some features depend on more than one piece (FullThreats):
     /// then the features a move changes are the per-piece ones
-    /// ([`Network::feature`] of each changed piece) and those
-    /// [`Network::board_features`] finds from the boards before and after,
-    /// and the accumulator stack keeps every node's board for it.
+    /// ([`Network::feature`] of each changed piece) and those of
+    /// [`Network::board_changes`] (from the boards before and after), and
+    /// the accumulator stack keeps every node's board for it.
     const BOARD_FEATURES: bool = false;
     /// What a change of the board does to the features that depend on more
     /// than one piece, the same from both perspectives (for FullThreats: the
