@@ -64,18 +64,74 @@ const MAX_QUEENS: usize = 9;
 /// from `queens` and the rest from `others`, each taken once and only when
 /// positive (reorders both).
 fn side_sum(queens: &mut [i64], others: &mut [i64], n: usize) -> i64 {
-    let prefix = |values: &mut [i64]| -> Vec<i64> {
-        values.sort_unstable_by(|a, b| b.cmp(a));
-        std::iter::once(0).chain(values.iter().scan(0, |sum, &v| {
-            *sum += v.max(0);
-            Some(*sum)
-        })).collect()
+    /// Most pieces a side sums (16).
+    const MAX_N: usize = MAX_PIECES / 2;
+    assert!(n <= MAX_N, "at most {MAX_N} pieces a side");
+    // `prefix[j]`: the sum of the `j` largest positive values (j up to the
+    // `m` largest, selected, then sorted); the count it covers.
+    let prefix = |values: &mut [i64], m: usize| -> ([i64; MAX_N + 1], usize) {
+        let m = m.min(values.len());
+        if m > 0 && m < values.len() {
+            values.select_nth_unstable_by(m - 1, |a, b| b.cmp(a));
+        }
+        let top = &mut values[..m];
+        top.sort_unstable_by(|a, b| b.cmp(a));
+        let mut sums = [0i64; MAX_N + 1];
+        for (j, &v) in top.iter().enumerate() {
+            sums[j + 1] = sums[j] + v.max(0);
+        }
+        (sums, m)
     };
-    let (q, o) = (prefix(queens), prefix(others));
-    (0..=n.min(MAX_QUEENS))
-        .map(|k| q[k.min(q.len() - 1)] + o[(n - k).min(o.len() - 1)])
-        .max()
-        .unwrap_or(0)
+    let ((q, qn), (o, on)) = (prefix(queens, n.min(MAX_QUEENS)), prefix(others, n));
+    (0..=n.min(MAX_QUEENS)).map(|k| q[k.min(qn)] + o[(n - k).min(on)]).max().unwrap_or(0)
+}
+
+/// Per column of `rows`: into `high`, the sum of its `k` largest positive
+/// values; into `low`, the magnitude of the sum of its `k` most negative
+/// ones. Column by column, by selection.
+fn top_sums_by_selection<'a, W: Copy + Into<i64> + 'a>(rows: impl Iterator<Item = &'a [W]> + Clone, k: usize, high: &mut [i64], low: &mut [i64]) {
+    let mut scratch: Vec<i64> = Vec::new();
+    for column in 0..high.len() {
+        scratch.clear();
+        scratch.extend(rows.clone().map(|row| row[column].into()));
+        high[column] = top_positive(&mut scratch, k);
+        scratch.iter_mut().for_each(|v| *v = -*v);
+        low[column] = top_positive(&mut scratch, k);
+    }
+}
+
+/// [`top_sums_by_selection`] for values that are bytes (i8 threat weights),
+/// in one pass over the rows: per column the `k` largest values so far
+/// (starting from zeros, so only positive ones count), and the `k` largest
+/// negated ones, kept sorted in i16 lanes and updated by a max/min chain
+/// that the compiler vectorises across columns. `k` is at most 8.
+fn top_sums_bytes<'a, W: Copy + Into<i64> + 'a>(rows: impl Iterator<Item = &'a [W]>, k: usize, high: &mut [i64], low: &mut [i64]) {
+    const MAX_K: usize = 8;
+    assert!(k <= MAX_K, "at most {MAX_K} values per column");
+    let width = high.len();
+    let mut tops = vec![[0i16; 2]; MAX_K * width];
+    let mut carry = vec![[0i16; 2]; width];
+    for row in rows {
+        for (c, &v) in carry.iter_mut().zip(row) {
+            // A byte and its negation fit in i16.
+            let v = v.into() as i16;
+            *c = [v, -v];
+        }
+        for slot in tops.chunks_exact_mut(width).take(k) {
+            for (t, c) in slot.iter_mut().zip(carry.iter_mut()) {
+                for i in 0..2 {
+                    let (kept, passed) = (t[i].max(c[i]), t[i].min(c[i]));
+                    t[i] = kept;
+                    c[i] = passed;
+                }
+            }
+        }
+    }
+    for column in 0..width {
+        let sum = |i: usize| tops.chunks_exact(width).take(k).map(|slot| i64::from(slot[column][i])).sum::<i64>();
+        high[column] = sum(0);
+        low[column] = sum(1);
+    }
 }
 
 /// Per attacker group (`relative * 64 + square`) and column of `values`
@@ -93,15 +149,14 @@ impl GroupTops {
         assert_eq!(values.len(), FullThreats::DIMENSIONS * width, "one row per FullThreats feature");
         let mut high = vec![0i64; GROUPS * width];
         let mut low = vec![0i64; GROUPS * width];
-        let mut scratch: Vec<i64> = Vec::new();
         for (group, features) in groups().iter().enumerate() {
             let k = FullThreats::max_attacked(group / 64);
-            for column in 0..width {
-                scratch.clear();
-                scratch.extend(features.iter().map(|&f| values[f * width + column].into()));
-                high[group * width + column] = top_positive(&mut scratch, k);
-                scratch.iter_mut().for_each(|v| *v = -*v);
-                low[group * width + column] = top_positive(&mut scratch, k);
+            let rows = features.iter().map(|&f| &values[f * width..][..width]);
+            let (high, low) = (&mut high[group * width..][..width], &mut low[group * width..][..width]);
+            if core::mem::size_of::<W>() == 1 {
+                top_sums_bytes(rows, k, high, low);
+            } else {
+                top_sums_by_selection(rows, k, high, low);
             }
         }
         GroupTops { width, high, low }
@@ -300,6 +355,21 @@ pub fn prove_joint<W: Copy + Into<i64> + Bounded, T: Copy + Into<i64>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn byte_top_sums_equal_selection() {
+        let mut rng = crate::writer::Rng::new(99);
+        for k in [1, 2, 4, 8] {
+            for rows in [0, 1, 3, 8, 9, 40] {
+                let values: Vec<i8> = (0..rows * 19).map(|_| rng.range(-128, 127) as i8).collect();
+                let rows_of = || values.chunks_exact(19);
+                let (mut h1, mut l1, mut h2, mut l2) = (vec![0; 19], vec![0; 19], vec![0; 19], vec![0; 19]);
+                top_sums_bytes(rows_of(), k, &mut h1, &mut l1);
+                top_sums_by_selection(rows_of(), k, &mut h2, &mut l2);
+                assert_eq!((h1, l1), (h2, l2), "k {k}, {rows} rows");
+            }
+        }
+    }
 
     #[test]
     fn one_attacker_per_square_and_its_largest_attacks() {
