@@ -136,7 +136,8 @@ fn piece(code: u32) -> Piece {
 /// The threats of the pieces on `attackers` of a board given as the code of
 /// the piece on each square ([`codes`]) and the occupied squares, as keys
 /// `from << 14 | to << 8 | attacker << 4 | attacked` (square indices and
-/// piece codes), in ascending order.
+/// piece codes), in ascending order. A board of at most 32 pieces has at
+/// most [`FullThreats::MAX_ACTIVE`] threats.
 fn threat_keys(board: &[u8; 64], occupied: Bitboard, attackers: Bitboard) -> FeatureBuffer<{ FullThreats::MAX_ACTIVE }> {
     let mut keys = FeatureBuffer::default();
     for from in squares(occupied & attackers) {
@@ -146,6 +147,7 @@ fn threat_keys(board: &[u8; 64], occupied: Bitboard, attackers: Bitboard) -> Fea
             keys.push((base | (to.index() as u32) << 8 | u32::from(board[to.index()])) as usize);
         }
     }
+    debug_assert_eq!(keys.dropped(), 0, "more threats than a board of 32 pieces has");
     keys
 }
 
