@@ -222,6 +222,17 @@ impl OverflowProof {
         }
     }
 
+    /// Records the ranges of the lanes of one value (`ranges[lane]`): the
+    /// lane with the least margin first, so that it is named (`at(lane)`),
+    /// then the union of all of them.
+    pub fn record_lanes(&mut self, value: &str, ty: Int, ranges: &[Interval], at: impl Fn(usize) -> String) {
+        if let Some((lane, range)) = ranges.iter().enumerate().min_by_key(|(_, r)| r.margin(ty)) {
+            let all = ranges.iter().copied().reduce(Interval::union).unwrap_or(*range);
+            self.record(value, ty, *range, || at(lane));
+            self.record(value, ty, all, || at(lane));
+        }
+    }
+
     /// Every bound, in computation order.
     pub fn bounds(&self) -> &[Bound] {
         &self.bounds

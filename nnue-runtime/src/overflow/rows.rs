@@ -77,11 +77,7 @@ pub fn prove<W: Copy + Into<i64>>(
     max_active: usize,
 ) -> SetBound {
     let lane_ranges = column_ranges(weights, lanes, max_active);
-    if let Some((lane, range)) = lane_ranges.iter().enumerate().min_by_key(|(_, r)| r.margin(Int::I16)) {
-        let all = lane_ranges.iter().copied().reduce(Interval::union).unwrap_or(*range);
-        proof.record(&format!("{name} accumulator"), Int::I16, *range, || format!("lane {lane}, any {max_active} features"));
-        proof.record(&format!("{name} accumulator"), Int::I16, all, || format!("lane {lane}, any {max_active} features"));
-    }
+    proof.record_lanes(&format!("{name} accumulator"), Int::I16, &lane_ranges, |lane| format!("lane {lane}, any {max_active} features"));
     SetBound { lanes: lane_ranges, psqt: column_ranges(psqt_weights, buckets, max_active) }
 }
 

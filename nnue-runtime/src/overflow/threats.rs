@@ -198,12 +198,9 @@ pub fn prove<W: Copy + Into<i64>>(
     buckets: usize,
 ) -> SetBound {
     let lane_ranges = column_ranges(weights, lanes);
-    if let Some((lane, range)) = lane_ranges.iter().enumerate().min_by_key(|(_, r)| r.margin(Int::I16)) {
-        let all = lane_ranges.iter().copied().reduce(Interval::union).unwrap_or(*range);
-        let what = format!("{name} accumulator");
-        proof.record(&what, Int::I16, *range, || format!("lane {lane}, at most one attacker per square, 32 pieces"));
-        proof.record(&what, Int::I16, all, || format!("lane {lane}, at most one attacker per square, 32 pieces"));
-    }
+    proof.record_lanes(&format!("{name} accumulator"), Int::I16, &lane_ranges, |lane| {
+        format!("lane {lane}, at most one attacker per square, 32 pieces")
+    });
     let psqt = if buckets == 0 { Vec::new() } else { column_ranges(psqt_weights, buckets) };
     SetBound { lanes: lane_ranges, psqt }
 }
@@ -236,12 +233,9 @@ pub fn prove_joint<W: Copy + Into<i64> + Bounded, T: Copy + Into<i64>>(
     let lane_tops = GroupTops::new(threat_weights, lanes);
     let psqt_tops = GroupTops::new(threat_psqt_weights, buckets);
     let own_part = lane_tops.ranges();
-    if let Some((lane, range)) = own_part.iter().enumerate().min_by_key(|(_, r)| r.margin(Int::I16)) {
-        let all = own_part.iter().copied().reduce(Interval::union).unwrap_or(*range);
-        let at = || format!("lane {lane}, at most one attacker per square, 32 pieces");
-        proof.record("FullThreats accumulator", Int::I16, *range, at);
-        proof.record("FullThreats accumulator", Int::I16, all, at);
-    }
+    proof.record_lanes("FullThreats accumulator", Int::I16, &own_part, |lane| {
+        format!("lane {lane}, at most one attacker per square, 32 pieces")
+    });
     let extra = |ranges: fn(&SetBound) -> &[Interval], i: usize| others.iter().fold(Interval::point(0), |sum, set| sum + ranges(set)[i]);
     let mut psqt = vec![None::<Interval>; buckets];
     // Per other square: the best of either side; own queens, own others,
@@ -319,24 +313,14 @@ pub fn prove_joint<W: Copy + Into<i64> + Bounded, T: Copy + Into<i64>>(
                 }
             };
             let at = |what: String| format!("{what}, {perspective:?} king on {}", square_name(king));
-            let mut tightest: Option<(usize, Interval)> = None;
-            let mut all: Option<Interval> = None;
+            let mut lane_ranges = vec![Interval::point(0); lanes];
             bound(
                 &|f, lane| params.weights[f * lanes + lane].into(),
                 &lane_tops,
                 &|lane| i64::from(params.biases[lane]),
-                Box::new(|lane, range| {
-                    let range = range + extra(|s| &s.lanes, lane);
-                    all = Some(all.map_or(range, |a| a.union(range)));
-                    if tightest.is_none_or(|(_, t)| range.margin(Int::I16) < t.margin(Int::I16)) {
-                        tightest = Some((lane, range));
-                    }
-                }),
+                Box::new(|lane, range| lane_ranges[lane] = range + extra(|s| &s.lanes, lane)),
             );
-            if let (Some(all), Some((lane, range))) = (all, tightest) {
-                proof.record(ACCUMULATOR, Int::I16, range, || at(format!("lane {lane}")));
-                proof.record(ACCUMULATOR, Int::I16, all, || at(format!("lane {lane}")));
-            }
+            proof.record_lanes(ACCUMULATOR, Int::I16, &lane_ranges, |lane| at(format!("lane {lane}")));
             bound(
                 &|f, bucket| i64::from(params.psqt_weights[f * buckets + bucket]),
                 &psqt_tops,

@@ -228,21 +228,9 @@ pub fn prove_with<W: Copy + Ord + Into<i64> + Bounded>(
         let base = |lane| {
             i64::from(params.biases[lane]) + own(&|f| Into::<i64>::into(params.weights[f * lanes + lane]))
         };
-        let mut tightest: Option<(usize, Interval)> = None;
-        let mut all: Option<Interval> = None;
-        view_ranges(&view, others, params.weights, lanes, base, |lane, range| {
-            let range = range + lane_extra[lane];
-            all = Some(all.map_or(range, |a| a.union(range)));
-            if tightest.is_none_or(|(_, t)| range.margin(Int::I16) < t.margin(Int::I16)) {
-                tightest = Some((lane, range));
-            }
-        });
-        if let (Some(all), Some((lane, range))) = (all, tightest) {
-            // The tightest lane first, so that it is named; then the rest of
-            // the view's range.
-            proof.record(ACCUMULATOR, Int::I16, range, || at(format!("lane {lane}")));
-            proof.record(ACCUMULATOR, Int::I16, all, || at(format!("lane {lane}")));
-        }
+        let mut lane_ranges = vec![Interval::point(0); lanes];
+        view_ranges(&view, others, params.weights, lanes, base, |lane, range| lane_ranges[lane] = range + lane_extra[lane]);
+        proof.record_lanes(ACCUMULATOR, Int::I16, &lane_ranges, |lane| at(format!("lane {lane}")));
         if buckets > 0 {
             let base = |bucket| own(&|f| i64::from(params.psqt_weights[f * buckets + bucket]));
             view_ranges(
