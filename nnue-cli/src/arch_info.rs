@@ -118,7 +118,19 @@ fn nodes(arch: &Arch) -> Vec<Node> {
 
 fn output_line(arch: &Arch) -> String {
     let o = &arch.output;
-    let mut line = format!("{}[{}]", arch.layers[o.value.layer].name, o.value.index);
+    let mut line = String::new();
+    for (i, t) in o.value.iter().enumerate() {
+        let sign = match (i, t.subtract) {
+            (0, false) => "",
+            (0, true) => "-",
+            (_, false) => " + ",
+            (_, true) => " - ",
+        };
+        let _ = write!(line, "{sign}{}[{}]", arch.layers[t.element.layer].name, t.element.index);
+    }
+    if let Some((multiply, divide)) = o.rescale {
+        line = format!("({line}) * {multiply} / {divide}");
+    }
     if let Some(f) = o.forward {
         let _ = write!(line, " + {}[{}] * {} / {}", arch.layers[f.input.layer].name, f.input.index, f.multiply, f.divide);
     }
@@ -202,7 +214,9 @@ fn dot(arch: &Arch) -> String {
         }
     }
     let o = &arch.output;
-    let _ = writeln!(s, "  n{} -> out;", o.value.layer + 1);
+    for t in &o.value {
+        let _ = writeln!(s, "  n{} -> out;", t.element.layer + 1);
+    }
     if let Some(f) = o.forward {
         let _ = writeln!(s, "  n{} -> out [style=dashed, label=\"forward\"];", f.input.layer + 1);
     }
@@ -239,7 +253,7 @@ fn svg(arch: &Arch) -> String {
         edges.extend(n.inputs.iter().map(|(j, label)| (*j, i, label.clone())));
     }
     let o = &arch.output;
-    edges.push((o.value.layer + 1, nodes.len(), String::new()));
+    edges.extend(o.value.iter().map(|t| (t.element.layer + 1, nodes.len(), String::new())));
     if let Some(f) = o.forward {
         edges.push((f.input.layer + 1, nodes.len(), "forward".to_owned()));
     }

@@ -15,6 +15,7 @@ nnue!(include "sfnnv8.ron");
 nnue!(include "sfnnv9.ron");
 nnue!(include "sfnnv9-small.ron");
 nnue!(include "sfnnv10.ron");
+nnue!(include "sfnnv16.ron");
 
 /// The compiled architectures. Where two share a header hash (Stockfish's
 /// hash ignores layer input widths: SFNNv4 and SFNNv5 nets carry the same
@@ -31,6 +32,7 @@ pub const ARCHITECTURES: &[ArchEntry] = &[
     sfnnv9::ENTRY,
     sfnnv9_small::ENTRY,
     sfnnv10::ENTRY,
+    sfnnv16::ENTRY,
 ];
 
 /// Loads `bytes` as `options` say with an architecture whose version and header hash match
@@ -62,7 +64,7 @@ pub fn load(bytes: &[u8], options: LoadOptions) -> Result<Box<dyn AnyNetwork>, L
 macro_rules! with_network {
     ($net:expr, $bind:ident => $body:expr) => {
         with_network!(@arms $net, $bind => $body;
-            sfnnv1, sfnnv2, sfnnv3, sfnnv4, sfnnv5, sfnnv6, sfnnv7, sfnnv8, sfnnv9, sfnnv9_small, sfnnv10)
+            sfnnv1, sfnnv2, sfnnv3, sfnnv4, sfnnv5, sfnnv6, sfnnv7, sfnnv8, sfnnv9, sfnnv9_small, sfnnv10, sfnnv16)
     };
     (@arms $net:expr, $bind:ident => $body:expr; $($arch:ident),*) => {{
         let any = nnue::runtime::AnyNetwork::as_any($net);

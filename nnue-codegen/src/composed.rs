@@ -6,14 +6,15 @@
 //! lane before the output stage; as both sums wrap in i16 (and the proof
 //! shows that neither wraps), one accumulator is the same.
 //!
-//! The file holds the biases, every set's weights in list order, then one
-//! block of every set's PSQT weights in list order.
+//! The file holds the biases, then every set's weights in list order,
+//! followed either by one block of every set's PSQT weights in list order or
+//! (`psqt_weights: AfterEachSet`) each set's weights by its PSQT weights.
 
 use crate::constants::feature_set_type;
 use crate::targets::TARGETS;
 use crate::tokens::{doc, i32, ident, runtime};
 use nnue_spec::feature_sets::{self, per_piece};
-use nnue_spec::ir::{Arch, Encoding, FeatureSet, FeatureSetKind};
+use nnue_spec::ir::{Arch, Encoding, FeatureSet, FeatureSetKind, PsqtPlacement};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -24,6 +25,7 @@ pub fn field(kind: FeatureSetKind) -> Ident {
         FeatureSetKind::HalfKAv2 => "half_ka_v2",
         FeatureSetKind::HalfKAv2_hm => "half_ka_v2_hm",
         FeatureSetKind::FullThreats => "full_threats",
+        FeatureSetKind::PP_3Wide => "pp_3wide",
     })
 }
 
@@ -65,16 +67,22 @@ pub fn transformer(arch: &Arch) -> TokenStream {
     let names: Vec<Ident> = arch.features.iter().map(|f| field(f.kind)).collect();
     let scale = i32(arch.transformer.load_scale);
     let file_encoding = encoding(arch.encoding);
+    let psqt_each = arch.transformer.psqt_buckets > 0 && arch.psqt_placement == PsqtPlacement::AfterEachSet;
     let reads = arch.features.iter().map(|f| {
         let (name, weight, dims) = (field(f.kind), ident(f.weight.rust_name()), dimensions(f));
         let what = format!("{} weights", feature_sets::name(f.kind));
         let encoding = encoding(f.encoding);
+        let psqt = psqt_each.then(|| {
+            let what = format!("{} PSQT weights", feature_sets::name(f.kind));
+            quote!(r.ints(#what, #file_encoding, 1, &mut #name.psqt_weights)?;)
+        });
         quote! {
             let mut #name = #rt::scalar::FeatureRows::<#weight>::zeroed(#dims, L1, PSQT_BUCKETS);
             r.ints(#what, #encoding, #scale, &mut #name.weights)?;
+            #psqt
         }
     });
-    let psqt = (arch.transformer.psqt_buckets > 0).then(|| {
+    let psqt = (arch.transformer.psqt_buckets > 0 && !psqt_each).then(|| {
         quote! {
             r.int_parts("transformer PSQT weights", #file_encoding, &mut [#(&mut #names.psqt_weights[..]),*])?;
         }
@@ -88,8 +96,8 @@ pub fn transformer(arch: &Arch) -> TokenStream {
         }
 
         impl Transformer {
-            /// Reads the biases, every feature set's weights, then one block
-            /// of every set's PSQT weights (the hash word already read).
+            /// Reads the biases and every feature set's weights and PSQT
+            /// weights, in file order (the hash word already read).
             fn read(r: &mut #rt::NetReader<'_>) -> ::core::result::Result<Self, #rt::LoadError> {
                 let mut biases = ::std::boxed::Box::new(#rt::Aligned([0i16; L1]));
                 r.ints("transformer biases", #file_encoding, #scale, &mut biases[..])?;
@@ -221,7 +229,7 @@ pub fn proof(arch: &Arch) -> TokenStream {
         if f.kind == FeatureSetKind::FullThreats {
             // One attacker per square, each with its most attacked pieces.
             quote! {
-                #rt::overflow::threats::prove(
+                #rt::overflow::threats::prove::<THREAT_TARGETS, _>(
                     &mut proof,
                     #label,
                     &transformer.#name.weights,
@@ -260,7 +268,7 @@ pub fn proof(arch: &Arch) -> TokenStream {
             let (params, ty, threats) = (params(f), feature_set_type(f.kind), field(arch.features[t].kind));
             quote! {
                 #params
-                #rt::overflow::threats::prove_joint(
+                #rt::overflow::threats::prove_joint::<THREAT_TARGETS, _, _>(
                     &mut proof,
                     <#ty as #rt::FeatureSet>::index,
                     &params,
@@ -299,6 +307,7 @@ fn board_changes_type(kind: FeatureSetKind) -> TokenStream {
     let rt = runtime();
     match kind {
         FeatureSetKind::FullThreats => quote!(#rt::features::ThreatChanges),
+        FeatureSetKind::PP_3Wide => quote!(#rt::features::PawnChanges),
         other => unreachable!("{other:?} is a per-piece set"),
     }
 }

@@ -1,7 +1,7 @@
 //! Sizes, hash words and the architecture's static description.
 
 use crate::tokens::{doc, hex, int, runtime};
-use nnue_spec::ir::{Arch, FeatureSetKind, LayerKind};
+use nnue_spec::ir::{Arch, FeatureSet, FeatureSetKind, LayerKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -12,7 +12,25 @@ pub fn feature_set_type(kind: FeatureSetKind) -> TokenStream {
         FeatureSetKind::HalfKP => quote!(#rt::features::HalfKP),
         FeatureSetKind::HalfKAv2 => quote!(#rt::features::HalfKAv2),
         FeatureSetKind::HalfKAv2_hm => quote!(#rt::features::HalfKAv2Hm),
-        FeatureSetKind::FullThreats => quote!(#rt::features::FullThreats),
+        // The architecture's own targets: see `threat_features`.
+        FeatureSetKind::FullThreats => quote!(ThreatFeatures),
+        FeatureSetKind::PP_3Wide => quote!(#rt::features::PawnPairs),
+    }
+}
+
+/// `ThreatFeatures`, FullThreats with the targets of `set`.
+fn threat_features(set: &FeatureSet) -> TokenStream {
+    let rt = runtime();
+    let rows = set.targets.iter().map(|kinds| {
+        let kinds = kinds.iter().map(|k| crate::tokens::ident(&format!("{k:?}")));
+        quote!(&[#(#rt::PieceKind::#kinds),*])
+    });
+    quote! {
+        /// For each attacking kind (pawn, knight, bishop, rook, queen, king),
+        /// the kinds whose attack by it is a threat feature.
+        pub const THREAT_TARGETS: u64 = #rt::features::threat_targets([#(#rows),*]);
+        /// FullThreats with this architecture's targets.
+        pub type ThreatFeatures = #rt::features::FullThreats<THREAT_TARGETS>;
     }
 }
 
@@ -44,6 +62,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
         let dimensions = arch.features.iter().map(crate::composed::dimensions);
         (quote!(), quote!(#(#dimensions)+*))
     };
+    let threat_features = arch.features.iter().find(|f| f.kind == FeatureSetKind::FullThreats).map(threat_features);
     let layers = arch.layers.iter().map(|l| {
         let name = &l.name;
         let kind = match l.kind {
@@ -88,6 +107,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
         pub const LAYER_STACKS: usize = #stacks;
 
         #feature_set
+        #threat_features
         /// The transformer's state for one position, both perspectives.
         pub type Accumulator = #rt::Accumulator<L1, PSQT_BUCKETS>;
 

@@ -40,7 +40,24 @@ pub fn generate(arch: &Arch) -> TokenStream {
         crate::composed::proof(arch)
     };
     let steps = arch.layers.iter().map(|layer| step(arch, layer));
-    let value = element(arch, arch.output.value.layer, arch.output.value.index);
+    // The stack's value, through locals when it is a sum or rescaled.
+    let mut value_steps = Vec::new();
+    let mut value = match arch.output.value.as_slice() {
+        [term] if !term.subtract => element(arch, term.element.layer, term.element.index),
+        terms => {
+            let terms = terms.iter().map(|t| {
+                let (value, subtract) = (element(arch, t.element.layer, t.element.index), t.subtract);
+                quote!((#value, #subtract))
+            });
+            value_steps.push(quote!(let value = #rt::overflow::layers::value_sum(proof, stack, &[#(#terms),*]);));
+            quote!(value)
+        }
+    };
+    if let Some((multiply, divide)) = arch.output.rescale {
+        let (multiply, divide) = (lit(i64::from(multiply)), lit(i64::from(divide)));
+        value_steps.push(quote!(let value = #rt::overflow::layers::rescale(proof, stack, #value, #multiply, #divide);));
+        value = quote!(value);
+    }
     let output = match arch.output.forward {
         None => quote!(#rt::overflow::layers::stack_output(proof, stack, #value)),
         Some(f) => {
@@ -71,6 +88,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
             fn prove(&self, stack: usize, input: #rt::overflow::Interval, proof: &mut #rt::OverflowProof) -> #rt::overflow::Interval {
                 let input = ::std::vec![input; TRANSFORMED];
                 #(#steps)*
+                #(#value_steps)*
                 #output
             }
         }

@@ -76,12 +76,34 @@ pub fn generate(arch: &Arch) -> TokenStream {
     }
 }
 
+/// The output's value: one element, or the wrapping sum of several.
+fn value_sum(arch: &Arch) -> TokenStream {
+    let mut terms = arch.output.value.iter();
+    let first = terms.next().expect("the output has a value");
+    let mut sum = element(arch, first.element.layer, first.element.index);
+    if first.subtract {
+        sum = quote!(#sum.wrapping_neg());
+    }
+    for term in terms {
+        let value = element(arch, term.element.layer, term.element.index);
+        sum = if term.subtract { quote!(#sum.wrapping_sub(#value)) } else { quote!(#sum.wrapping_add(#value)) };
+    }
+    sum
+}
+
 /// The statements of a forward pass over `stack` and `input`, ending in the
 /// stack's output; for the scalar backend (`target` `None`) or a SIMD target
 /// (with its token in `cpu`).
 pub fn propagate_body(arch: &Arch, target: Option<&Target>) -> TokenStream {
     let steps = arch.layers.iter().map(|layer| layer_step(arch, layer, target));
-    let value = element(arch, arch.output.value.layer, arch.output.value.index);
+    let value = value_sum(arch);
+    let value = match arch.output.rescale {
+        None => value,
+        Some((multiply, divide)) => {
+            let (multiply, divide) = (lit(i64::from(multiply)), lit(i64::from(divide)));
+            quote!((i64::from(#value) * #multiply / #divide) as i32)
+        }
+    };
     let result = match arch.output.forward {
         None => quote!(#value),
         Some(f) => {

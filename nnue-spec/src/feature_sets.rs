@@ -3,10 +3,25 @@
 //! numbers; `tests/feature_set_facts.rs` checks that they agree.
 
 use crate::ir::FeatureSet;
-use crate::schema::{Encoding, FeatureSetKind, IntType};
+use crate::schema::{Encoding, FeatureSetKind, FeatureSpec, IntType, PieceKind, ThreatTargets};
 
-/// The catalogue entry of a feature set.
-pub fn describe(kind: FeatureSetKind, weight: IntType, encoding: Encoding) -> FeatureSet {
+/// The fields of [`ThreatTargets`], by attacker in [`PieceKind`] order.
+pub const KIND_FIELDS: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+
+/// The squares a piece of each kind attacks on an empty board, summed over
+/// its squares (pawns from ranks 2 to 7 only): the size of one section of
+/// FullThreats' features per attacker and target.
+const REACH: [usize; 6] = [84, 336, 560, 896, 1456, 420];
+
+/// The catalogue entry of a feature set as `spec` describes it, its weights
+/// stored with `encoding` unless it names its own.
+pub fn describe(spec: &FeatureSpec, encoding: Encoding) -> FeatureSet {
+    let kind = spec.set;
+    let targets = match (kind, &spec.targets) {
+        (FeatureSetKind::FullThreats, Some(targets)) => targets_table(targets),
+        (FeatureSetKind::FullThreats, None) => stockfish_18_targets(),
+        _ => Vec::new(),
+    };
     let (dimensions, max_active, hash) = match kind {
         // 64 king squares x (10 piece kinds x 64 squares + 1).
         FeatureSetKind::HalfKP => (64 * 641, 30, 0x5D69_D5B9 ^ 1),
@@ -14,11 +29,39 @@ pub fn describe(kind: FeatureSetKind, weight: IntType, encoding: Encoding) -> Fe
         FeatureSetKind::HalfKAv2 => (64 * 704, 32, 0x5F23_4CB8),
         // 32 king buckets (king mirrored onto files e-h) x 11 x 64.
         FeatureSetKind::HalfKAv2_hm => (32 * 704, 32, 0x7F23_4CB8),
-        // Every (attacker, attacked) pair of pieces the set encodes; at most
-        // 256 at once (the runtime's `FullThreats::MAX_ACTIVE`).
-        FeatureSetKind::FullThreats => (79_856, 256, 0x8F23_4CB8),
+        // For each attacker (own and their kinds) and each target kind of
+        // either colour, the attacker's reach; at most 256 at once (the
+        // runtime's `MAX_THREATS`).
+        FeatureSetKind::FullThreats => {
+            let per_color: usize = targets.iter().zip(REACH).map(|(kinds, reach)| kinds.len() * reach).sum();
+            (4 * per_color, 256, 0x8F23_4CB8)
+        }
+        // Unordered pairs of 96 pawn places (48 squares x 2 colours); 16
+        // pawns make at most 120 pairs.
+        FeatureSetKind::PP_3Wide => (96 * 95 / 2, 120, 0x86F2_B1DD),
     };
-    FeatureSet { kind, dimensions, max_active, hash, weight, encoding }
+    let hash = spec.hash.unwrap_or(hash);
+    FeatureSet { kind, dimensions, max_active, hash, weight: spec.weight, encoding: spec.encoding.unwrap_or(encoding), targets }
+}
+
+/// The targets of each attacker kind, in [`PieceKind`] order.
+pub fn targets_table(targets: &ThreatTargets) -> Vec<Vec<PieceKind>> {
+    let ThreatTargets { pawn, knight, bishop, rook, queen, king } = targets;
+    [pawn, knight, bishop, rook, queen, king].into_iter().cloned().collect()
+}
+
+/// Stockfish 18's FullThreats targets: every kind but a pawn's bishops,
+/// queens and kings, a bishop's or a rook's queens, a king's queens and kings.
+pub fn stockfish_18_targets() -> Vec<Vec<PieceKind>> {
+    use PieceKind::*;
+    vec![
+        vec![Pawn, Knight, Rook],
+        vec![Pawn, Knight, Bishop, Rook, Queen, King],
+        vec![Pawn, Knight, Bishop, Rook, King],
+        vec![Pawn, Knight, Bishop, Rook, King],
+        vec![Pawn, Knight, Bishop, Rook, Queen, King],
+        vec![Pawn, Knight, Bishop, Rook],
+    ]
 }
 
 /// The name used in the file, messages and docs.
@@ -28,14 +71,15 @@ pub fn name(kind: FeatureSetKind) -> &'static str {
         FeatureSetKind::HalfKAv2 => "HalfKAv2",
         FeatureSetKind::HalfKAv2_hm => "HalfKAv2_hm",
         FeatureSetKind::FullThreats => "FullThreats",
+        FeatureSetKind::PP_3Wide => "PP_3Wide",
     }
 }
 
 /// Whether a set has one feature per piece (a function of the perspective,
 /// its king square and the piece's square and kind), so that a move changes
-/// a few features. FullThreats depends on pairs of pieces.
+/// a few features. FullThreats and PP_3Wide depend on pairs of pieces.
 pub fn per_piece(kind: FeatureSetKind) -> bool {
-    !matches!(kind, FeatureSetKind::FullThreats)
+    !matches!(kind, FeatureSetKind::FullThreats | FeatureSetKind::PP_3Wide)
 }
 
 /// The weight types a set's rows may have: i16, or i8 (sign-extended when

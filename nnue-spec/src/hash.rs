@@ -5,6 +5,7 @@
 //! shapes, so a file written for another architecture is rejected on load.
 
 use crate::ir::{FeatureSet, Hashes, Layer, LayerKind};
+use crate::schema::HashScheme;
 
 /// Start of the layer-stack chain (Stockfish's input slice).
 const INPUT_SLICE: u32 = 0xEC42_E90D;
@@ -15,12 +16,17 @@ const CLIPPED_RELU: u32 = 0x538D_24C7;
 
 /// Computes all hash words. `dimensions` is L1 (per perspective).
 ///
-/// The transformer's word mixes in the first feature set's word only:
-/// Stockfish 18 with threat inputs uses FullThreats' word alone, its
-/// piece-square set's does not enter.
-pub fn compute(features: &[FeatureSet], dimensions: usize, layers: &[Layer]) -> Hashes {
+/// With [`HashScheme::Stockfish`] the transformer's word mixes in the first
+/// feature set's word only (Stockfish 18 with threat inputs uses FullThreats'
+/// word alone); with [`HashScheme::StockfishAllSets`] every set's word, each
+/// after the running word is rotated left by one bit (Stockfish 19).
+pub fn compute(scheme: HashScheme, features: &[FeatureSet], dimensions: usize, layers: &[Layer]) -> Hashes {
     let width = (dimensions as u32).wrapping_mul(2);
-    let transformer = features.first().map_or(0, |f| f.hash) ^ width;
+    let sets = match scheme {
+        HashScheme::Stockfish => features.first().map_or(0, |f| f.hash),
+        HashScheme::StockfishAllSets => features.iter().fold(0, |word: u32, f| word.rotate_left(1) ^ f.hash),
+    };
+    let transformer = sets ^ width;
     let layer_stack = layers.iter().fold(INPUT_SLICE ^ width, |prev, layer| match layer.kind {
         LayerKind::Affine { .. } => {
             AFFINE.wrapping_add(layer.output_dimensions as u32) ^ (prev >> 1) ^ (prev << 31)

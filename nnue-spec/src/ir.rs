@@ -1,7 +1,7 @@
 //! The validated, resolved architecture: every size computed, every name
 //! resolved to an index, every hash known. Code generation reads only this.
 
-pub use crate::schema::{Encoding, EvalRule, FeatureSetKind, IntType};
+pub use crate::schema::{Encoding, EvalRule, FeatureSetKind, IntType, PieceKind, PsqtPlacement};
 
 /// A checked architecture.
 #[derive(Debug, Clone, PartialEq)]
@@ -15,6 +15,8 @@ pub struct Arch {
     pub version: u32,
     /// Encoding of the transformer's arrays.
     pub encoding: Encoding,
+    /// Where the sets' PSQT weights lie in the file.
+    pub psqt_placement: PsqtPlacement,
     pub features: Vec<FeatureSet>,
     pub transformer: Transformer,
     pub stacks: LayerStacks,
@@ -37,6 +39,9 @@ pub struct FeatureSet {
     pub weight: IntType,
     /// Storage of its weights in the file.
     pub encoding: Encoding,
+    /// FullThreats: the kinds each kind attacks as a feature, by attacker
+    /// in [`PieceKind`] order; empty for the other sets.
+    pub targets: Vec<Vec<PieceKind>>,
 }
 
 /// The feature transformer.
@@ -129,10 +134,21 @@ pub struct Element {
     pub index: usize,
 }
 
-/// How the result is formed.
+/// One value of a sum: added, or subtracted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Term {
+    pub element: Element,
+    pub subtract: bool,
+}
+
+/// How the result is formed.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Output {
-    pub value: Element,
+    /// The stack's value: the sum of these terms, in wrapping i32
+    /// arithmetic.
+    pub value: Vec<Term>,
+    /// `value * multiply / divide` in 64 bits.
+    pub rescale: Option<(i32, i32)>,
     pub forward: Option<Forward>,
     pub scale: i32,
     pub eval: EvalRule,

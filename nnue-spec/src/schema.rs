@@ -41,14 +41,34 @@ pub struct FileSpec {
     /// How the transformer's arrays are stored.
     #[serde(default)]
     pub transformer_encoding: Encoding,
+    /// Where the feature sets' PSQT weights are stored.
+    #[serde(default)]
+    pub psqt_weights: PsqtPlacement,
+}
+
+/// Where the PSQT weights of the feature sets lie in a file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+pub enum PsqtPlacement {
+    /// One block after every set's weights, holding every set's PSQT
+    /// weights in list order (Stockfish 12 to 18).
+    #[default]
+    AfterAllSets,
+    /// Each set's PSQT weights in a block of their own right after its
+    /// weights (Stockfish 19).
+    AfterEachSet,
 }
 
 /// Hash words guarding a file.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 pub enum HashScheme {
-    /// Stockfish's formulas: every feature set and layer contributes.
+    /// Stockfish's formulas up to Stockfish 18: the transformer's word is
+    /// the first feature set's word `^ 2 * L1`.
     #[default]
     Stockfish,
+    /// Stockfish 19's: the transformer's word combines every feature set's
+    /// word in list order (`word = rotate_left(word, 1) ^ set`) `^ 2 * L1`.
+    /// The same as `Stockfish` for one feature set.
+    StockfishAllSets,
 }
 
 /// Storage of an integer array.
@@ -81,9 +101,35 @@ pub enum FeatureSetKind {
     /// Stockfish 14.1 and later: HalfKAv2 with the king mirrored onto files e-h,
     /// 32 king buckets, 22528 inputs.
     HalfKAv2_hm,
-    /// Stockfish 18: one feature per piece attacking another piece, 79856
-    /// inputs.
+    /// Stockfish 18 and 19: one feature per piece attacking another piece,
+    /// for the kinds of its `targets`; 79856 inputs with Stockfish 18's.
     FullThreats,
+    /// Stockfish 19: one feature per pair of pawns (of either colour) on the
+    /// same or adjacent files, 4560 inputs.
+    PP_3Wide,
+}
+
+/// The kinds of piece.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+pub enum PieceKind {
+    Pawn,
+    Knight,
+    Bishop,
+    Rook,
+    Queen,
+    King,
+}
+
+/// Which kinds each kind attacks as a FullThreats feature (either colour).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThreatTargets {
+    pub pawn: Vec<PieceKind>,
+    pub knight: Vec<PieceKind>,
+    pub bishop: Vec<PieceKind>,
+    pub rook: Vec<PieceKind>,
+    pub queen: Vec<PieceKind>,
+    pub king: Vec<PieceKind>,
 }
 
 /// One feature set feeding the accumulator.
@@ -99,11 +145,19 @@ pub struct FeatureSpec {
     /// `file.transformer_encoding`.
     #[serde(default, deserialize_with = "present")]
     pub encoding: Option<Encoding>,
+    /// The set's hash word (`hash: 0x...`, no `Some`); by default the
+    /// catalogue's word of the set.
+    #[serde(default, deserialize_with = "present")]
+    pub hash: Option<u32>,
+    /// FullThreats only: which kinds each kind attacks as a feature; by
+    /// default Stockfish 18's table.
+    #[serde(default, deserialize_with = "present")]
+    pub targets: Option<ThreatTargets>,
 }
 
 /// An optional field written as its bare value.
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Encoding>, D::Error> {
-    Encoding::deserialize(d).map(Some)
+fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
 }
 
 fn default_ft_type() -> IntType {
@@ -230,8 +284,14 @@ fn default_sqr_shift() -> u32 {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OutputSpec {
-    /// The single i32 value of the layer stack, e.g. `"fc_2"` or `"fc_2[0]"`.
+    /// The i32 value of the layer stack: one value, e.g. `"fc_2"` or
+    /// `"fc_2[0]"`, or a sum and difference of several, e.g.
+    /// `"fc_2 + fc_0[30] - fc_0[31]"` (wrapping i32 arithmetic).
     pub value: String,
+    /// `value * multiply / divide` in 64 bits, truncated toward zero, before
+    /// the skip term is added.
+    #[serde(default)]
+    pub rescale: Option<Rescale>,
     /// A skip connection added to the layer-stack output.
     #[serde(default)]
     pub forward: Option<ForwardSpec>,
@@ -244,6 +304,15 @@ pub struct OutputSpec {
 
 fn default_scale() -> i32 {
     16
+}
+
+/// A factor applied in 64 bits: `x * multiply / divide`, the division
+/// truncating toward zero.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rescale {
+    pub multiply: i32,
+    pub divide: i32,
 }
 
 /// `positional += input * multiply / divide`, in wrapping i32 arithmetic.

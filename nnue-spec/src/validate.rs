@@ -6,7 +6,7 @@
 use crate::feature_sets;
 use crate::hash;
 use crate::ir::{
-    Arch, BucketSelect, Element, FeatureSet, Forward, Layer, LayerKind, LayerStacks, Output, Slice, Source,
+    Arch, BucketSelect, Element, FeatureSet, Forward, Layer, LayerKind, LayerStacks, Output, Slice, Source, Term,
     Transformer, TransformerOutput, ValueType,
 };
 use crate::limits;
@@ -60,13 +60,14 @@ pub fn validate(spec: &NetworkSpec) -> Result<Arch, Vec<Problem>> {
     v.problems.extend(over);
     match (v.problems.is_empty(), output) {
         (true, Some(output)) => {
-            let hashes = hash::compute(&features, transformer.dimensions, &layers);
+            let hashes = hash::compute(spec.file.hash, &features, transformer.dimensions, &layers);
             Ok(Arch {
                 name: spec.name.clone(),
                 module,
                 description: spec.description.clone(),
                 version: spec.file.version,
                 encoding: spec.file.transformer_encoding,
+                psqt_placement: spec.file.psqt_weights,
                 features,
                 transformer,
                 stacks,
@@ -124,8 +125,29 @@ impl Validator {
                     format!("{name} weights of type {:?} cannot be added into i16 accumulator lanes; use I8 or I16", f.weight),
                 );
             }
+            match (&f.targets, f.set) {
+                (Some(_), schema::FeatureSetKind::FullThreats) | (None, _) => {}
+                (Some(_), _) => {
+                    self.problem(format!("features[{i}].targets"), format!("{name} has no targets: only FullThreats lists the kinds each kind attacks"));
+                }
+            }
+            if let Some(targets) = &f.targets {
+                let table = feature_sets::targets_table(targets);
+                for (attacker, kinds) in table.iter().enumerate() {
+                    let row = feature_sets::KIND_FIELDS[attacker];
+                    if let Some(k) = kinds.iter().enumerate().find_map(|(j, k)| kinds[..j].contains(k).then_some(k)) {
+                        self.problem(format!("features[{i}].targets.{row}"), format!("{k:?} is listed twice"));
+                    }
+                }
+                if f.hash.is_none() && table != feature_sets::stockfish_18_targets() {
+                    self.problem(
+                        format!("features[{i}].targets"),
+                        "targets other than Stockfish 18's make another feature set: give its hash word (`hash: 0x...`)",
+                    );
+                }
+            }
         }
-        specs.iter().map(|f| feature_sets::describe(f.set, f.weight, f.encoding.unwrap_or(encoding))).collect()
+        specs.iter().map(|f| feature_sets::describe(f, encoding)).collect()
     }
 
     fn stacks(&mut self, spec: &schema::LayerStacksSpec) -> LayerStacks {
@@ -361,7 +383,12 @@ impl Validator {
     }
 
     fn output(&mut self, spec: &schema::OutputSpec, layers: &[Layer]) -> Option<Output> {
-        let value = self.element("output.value", &spec.value, layers);
+        let value = self.sum("output.value", &spec.value, layers);
+        if let Some(r) = spec.rescale {
+            if r.divide == 0 {
+                self.problem("output.rescale.divide", "division by zero");
+            }
+        }
         let forward = spec.forward.as_ref().map(|f| {
             if f.divide == 0 {
                 self.problem("output.forward.divide", "division by zero");
@@ -377,7 +404,34 @@ impl Validator {
             Some((None, ..)) => return None,
             None => None,
         };
-        Some(Output { value: value?, forward, scale: spec.scale, eval: spec.eval })
+        let rescale = spec.rescale.map(|r| (r.multiply, r.divide));
+        Some(Output { value: value?, rescale, forward, scale: spec.scale, eval: spec.eval })
+    }
+
+    /// Resolves a sum of values of affine layers: `a`, or `a + b - c`.
+    fn sum(&mut self, path: &str, text: &str, layers: &[Layer]) -> Option<Vec<Term>> {
+        let mut terms = Vec::new();
+        let mut rest = text.trim();
+        let mut subtract = false;
+        let mut ok = true;
+        loop {
+            let end = rest.find(['+', '-']).unwrap_or(rest.len());
+            let reference = rest[..end].trim();
+            if reference.is_empty() {
+                self.problem(path, format!("`{text}` is not a sum of references: write `name[index] + name[index] - ...`"));
+                return None;
+            }
+            match self.element(path, reference, layers) {
+                Some(element) => terms.push(Term { element, subtract }),
+                None => ok = false,
+            }
+            if end == rest.len() {
+                break;
+            }
+            subtract = rest.as_bytes()[end] == b'-';
+            rest = &rest[end + 1..];
+        }
+        ok.then_some(terms)
     }
 
     /// Resolves a reference to one i32 value of an affine layer (the
@@ -418,7 +472,9 @@ impl Validator {
     fn unused_layers(&mut self, layers: &[Layer], output: Option<&Output>) {
         let Some(output) = output.filter(|_| self.problems.is_empty()) else { return };
         let mut used = vec![false; layers.len()];
-        used[output.value.layer] = true;
+        for term in &output.value {
+            used[term.element.layer] = true;
+        }
         if let Some(f) = output.forward {
             used[f.input.layer] = true;
         }

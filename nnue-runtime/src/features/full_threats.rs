@@ -1,5 +1,6 @@
-//! FullThreats (Stockfish 18's big net): one feature for each piece that
-//! attacks another piece, seen from a perspective.
+//! FullThreats (Stockfish 18's big net and, with fewer targets, Stockfish
+//! 19's): one feature for each piece that attacks another piece, seen from a
+//! perspective.
 //!
 //! A feature is an attack of a piece (the attacker) on a square holding
 //! another piece (the attacked), whatever their colours: a capture, or the
@@ -10,9 +11,10 @@
 //! stands on files a-d (the opposite of HalfKAv2_hm's mirroring).
 //!
 //! Not every attack is a feature:
-//! - some (attacker, attacked) kinds never are: a pawn attacking a bishop,
-//!   a queen or a king; a bishop or a rook attacking a queen; a king attacking
-//!   a queen or a king (see [`TARGET_SLOTS`]);
+//! - only the (attacker, attacked) kinds of the set's `TARGETS` are: in
+//!   Stockfish 18, not a pawn attacking a bishop, a queen or a king, nor a
+//!   bishop or a rook attacking a queen, nor a king attacking a queen or a
+//!   king;
 //! - two pieces of one kind attacking each other would give two features for
 //!   one relation; only the one whose attacker stands on the higher oriented
 //!   square counts. This applies to enemy pieces of one kind (pawns
@@ -21,7 +23,7 @@
 //! The index of an attack: each relative attacker (own pawn, ..., own king,
 //! their pawn, ..., their king, in that order) owns a range; in it one
 //! section per relative target (own kinds, then their kinds, each in the
-//! order of [`TARGET_SLOTS`]); in a section the attacks the attacker's reach
+//! order of [`PieceKind`]); in a section the attacks the attacker's reach
 //! allows from every square, by square `from`, then by square `to`, in
 //! increasing order. "Reach" is the attack set on an empty board; pawns
 //! standing on ranks 1 or 8 (never in a legal position) reach nothing here.
@@ -44,38 +46,71 @@ pub struct Threat {
     pub to: Square,
 }
 
-/// The FullThreats feature set; see the module documentation.
-pub struct FullThreats;
+/// The FullThreats feature set; see the module documentation. `TARGETS`
+/// says which kinds of piece each kind attacks as a feature
+/// ([`threat_targets`]): Stockfish 18's table is [`STOCKFISH_18_TARGETS`];
+/// Stockfish 19 drops pawns attacking pawns (pawn pairs have their own set,
+/// [`super::PawnPairs`]) and every attack by or on a king.
+pub struct FullThreats<const TARGETS: u64>;
+
+/// Stockfish 18's table, by attacker: a pawn attacks pawns, knights and
+/// rooks; a knight or a queen every kind; a bishop or a rook every kind but
+/// queens; a king pawns, knights, bishops and rooks.
+pub const STOCKFISH_18_TARGETS: u64 = threat_targets([
+    &[PieceKind::Pawn, PieceKind::Knight, PieceKind::Rook],
+    &PieceKind::ALL,
+    &[PieceKind::Pawn, PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::King],
+    &[PieceKind::Pawn, PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::King],
+    &PieceKind::ALL,
+    &[PieceKind::Pawn, PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook],
+]);
+
+/// The `TARGETS` of [`FullThreats`] from the kinds each kind attacks, by
+/// attacker in [`PieceKind`] order: bit `6 * attacker + attacked`.
+pub const fn threat_targets(targets: [&[PieceKind]; 6]) -> u64 {
+    let mut mask = 0;
+    let mut attacker = 0;
+    while attacker < 6 {
+        let mut i = 0;
+        while i < targets[attacker].len() {
+            mask |= 1 << (6 * attacker + targets[attacker][i] as usize);
+            i += 1;
+        }
+        attacker += 1;
+    }
+    mask
+}
 
 /// For an attacker kind (row) and an attacked kind (column), in
 /// [`PieceKind`] order, the attacked kind's place among the attacker's
 /// targets of one colour; `None`: never a feature.
-pub const TARGET_SLOTS: [[Option<u8>; 6]; 6] = [
-    // pawn   knight   bishop   rook     queen    king
-    [Some(0), Some(1), None,    Some(2), None,    None   ], // pawn
-    [Some(0), Some(1), Some(2), Some(3), Some(4), Some(5)], // knight
-    [Some(0), Some(1), Some(2), Some(3), None,    Some(4)], // bishop
-    [Some(0), Some(1), Some(2), Some(3), None,    Some(4)], // rook
-    [Some(0), Some(1), Some(2), Some(3), Some(4), Some(5)], // queen
-    [Some(0), Some(1), Some(2), Some(3), None,    None   ], // king
-];
-
-/// How many kinds of one colour an attacker of each kind can have as target.
-const TARGETS_PER_COLOR: [usize; 6] = {
-    let mut counts = [0; 6];
+const fn target_slots(targets: u64) -> [[Option<u8>; 6]; 6] {
+    let mut slots = [[None; 6]; 6];
     let mut attacker = 0;
     while attacker < 6 {
-        let mut attacked = 0;
+        let (mut attacked, mut slot) = (0, 0);
         while attacked < 6 {
-            if TARGET_SLOTS[attacker][attacked].is_some() {
-                counts[attacker] += 1;
+            if targets & (1 << (6 * attacker + attacked)) != 0 {
+                slots[attacker][attacked] = Some(slot);
+                slot += 1;
             }
             attacked += 1;
         }
         attacker += 1;
     }
+    slots
+}
+
+/// How many kinds of one colour an attacker of each kind can have as target.
+const fn targets_per_color(targets: u64) -> [usize; 6] {
+    let mut counts = [0; 6];
+    let mut attacker = 0;
+    while attacker < 6 {
+        counts[attacker] = ((targets >> (6 * attacker)) & 0x3F).count_ones() as usize;
+        attacker += 1;
+    }
     counts
-};
+}
 
 /// Relative pieces: own pieces `0..6`, the opponent's `6..12`, each by
 /// [`PieceKind`].
@@ -89,7 +124,7 @@ const fn oriented_piece(relative: usize) -> (Color, PieceKind) {
 }
 
 /// Where every feature lies, computed at compile time from the reach of the
-/// pieces.
+/// pieces and the targets of each kind.
 struct Layout {
     /// Each relative piece's reach from each square of the oriented board.
     reach: [[Bitboard; 64]; RELATIVE_PIECES],
@@ -100,16 +135,22 @@ struct Layout {
     section: [u32; RELATIVE_PIECES],
     /// Where each relative attacker's range starts.
     start: [u32; RELATIVE_PIECES],
+    /// Each attacker kind's target slot of each attacked kind.
+    slots: [[Option<u8>; 6]; 6],
+    /// How many kinds of one colour each attacker kind targets.
+    targets_per_color: [usize; 6],
     /// The number of features.
     dimensions: usize,
 }
 
-const LAYOUT: Layout = {
+const fn layout(targets: u64) -> Layout {
     let mut layout = Layout {
         reach: [[0; 64]; RELATIVE_PIECES],
         before: [[0; 64]; RELATIVE_PIECES],
         section: [0; RELATIVE_PIECES],
         start: [0; RELATIVE_PIECES],
+        slots: target_slots(targets),
+        targets_per_color: targets_per_color(targets),
         dimensions: 0,
     };
     let mut relative = 0;
@@ -131,11 +172,25 @@ const LAYOUT: Layout = {
         }
         layout.section[relative] = count;
         layout.start[relative] = layout.dimensions as u32;
-        layout.dimensions += 2 * TARGETS_PER_COLOR[kind as usize] * count as usize;
+        layout.dimensions += 2 * layout.targets_per_color[kind as usize] * count as usize;
         relative += 1;
     }
     layout
-};
+}
+
+/// The XOR mask orienting squares for `perspective` with its king on `king`:
+/// ranks flipped for black, files mirrored for a king on e-h (FullThreats and
+/// PP_3Wide).
+#[inline]
+pub fn orientation(perspective: Color, king: Square) -> u8 {
+    let flip_ranks = if perspective == Color::Black { 56 } else { 0 };
+    let mirror_files = if king.file() >= 4 { 7 } else { 0 };
+    flip_ranks ^ mirror_files
+}
+
+/// Most features active at once, per perspective, in a position of at most
+/// 32 pieces, whatever the targets: see [`FullThreats::MAX_ACTIVE`].
+pub const MAX_THREATS: usize = 256;
 
 /// The relative piece (`0..12`) of `piece` from `perspective`.
 #[inline]
@@ -143,11 +198,13 @@ fn relative(perspective: Color, piece: Piece) -> usize {
     6 * usize::from(piece.color != perspective) + piece.kind as usize
 }
 
-impl FullThreats {
+impl<const TARGETS: u64> FullThreats<TARGETS> {
+    const LAYOUT: Layout = layout(TARGETS);
     /// The name Stockfish gives it.
     pub const NAME: &'static str = "Full_Threats(Friend)";
-    /// Number of features.
-    pub const DIMENSIONS: usize = 79_856;
+    /// Number of features: 79,856 with Stockfish 18's targets, 59,808 with
+    /// Stockfish 19's.
+    pub const DIMENSIONS: usize = Self::LAYOUT.dimensions;
     /// Most features active at once, per perspective, in a position of at
     /// most 32 pieces: 256. Every feature is an attack by one piece on an
     /// occupied square, and a piece attacks at most 8 occupied squares (a
@@ -158,18 +215,13 @@ impl FullThreats {
     /// legal position can pass 128 is not settled here.)
     /// [`FullThreats::for_each_active`] needs no capacity; this bounds
     /// buffers and the overflow proof.
-    pub const MAX_ACTIVE: usize = 256;
-    /// The hash word of the set. The transformer of a net with threat inputs
-    /// hashes `HASH ^ (2 * L1)`, without the piece-square set's word.
-    pub const HASH: u32 = 0x8F23_4CB8;
+    pub const MAX_ACTIVE: usize = MAX_THREATS;
 
     /// The XOR mask orienting squares for `perspective` with its king on
     /// `king`: ranks flipped for black, files mirrored for a king on e-h.
     #[inline]
     pub fn orientation(perspective: Color, king: Square) -> u8 {
-        let flip_ranks = if perspective == Color::Black { 56 } else { 0 };
-        let mirror_files = if king.file() >= 4 { 7 } else { 0 };
-        flip_ranks ^ mirror_files
+        orientation(perspective, king)
     }
 
     /// The feature of `threat` from `perspective`, whose king is on `king`;
@@ -184,7 +236,7 @@ impl FullThreats {
     #[inline]
     pub(super) fn oriented_index(perspective: Color, orientation: u8, threat: Threat) -> Option<usize> {
         let Threat { attacker, from, attacked, to } = threat;
-        let slot = TARGET_SLOTS[attacker.kind as usize][attacked.kind as usize]?;
+        let slot = Self::LAYOUT.slots[attacker.kind as usize][attacked.kind as usize]?;
         let from = from.xor(orientation).index();
         let to = to.xor(orientation).index();
         // Pieces of one kind attacking each other count once; own pawns
@@ -194,13 +246,13 @@ impl FullThreats {
             return None;
         }
         let piece = relative(perspective, attacker);
-        let reach = LAYOUT.reach[piece][from];
+        let reach = Self::LAYOUT.reach[piece][from];
         if reach & (1 << to) == 0 {
             return None;
         }
-        let target = usize::from(attacked.color != perspective) * TARGETS_PER_COLOR[attacker.kind as usize] + usize::from(slot);
-        let within = LAYOUT.before[piece][from] + (reach & ((1 << to) - 1)).count_ones();
-        Some(LAYOUT.start[piece] as usize + target * LAYOUT.section[piece] as usize + within as usize)
+        let target = usize::from(attacked.color != perspective) * Self::LAYOUT.targets_per_color[attacker.kind as usize] + usize::from(slot);
+        let within = Self::LAYOUT.before[piece][from] + (reach & ((1 << to) - 1)).count_ones();
+        Some(Self::LAYOUT.start[piece] as usize + target * Self::LAYOUT.section[piece] as usize + within as usize)
     }
 
     /// Calls `f` for every attack of a piece on another piece in `pos`, in
@@ -284,9 +336,9 @@ impl FullThreats {
     /// [`FullThreats::DIMENSIONS`].
     pub fn attacker(feature: usize) -> (usize, usize) {
         assert!(feature < Self::DIMENSIONS, "feature {feature} out of range");
-        let relative = (0..RELATIVE_PIECES).rev().find(|&p| LAYOUT.start[p] as usize <= feature).expect("the first range starts at 0");
-        let within = (feature - LAYOUT.start[relative] as usize) % LAYOUT.section[relative] as usize;
-        let from = (0..64).rev().find(|&s| LAYOUT.before[relative][s] as usize <= within).expect("the first square starts at 0");
+        let relative = (0..RELATIVE_PIECES).rev().find(|&p| Self::LAYOUT.start[p] as usize <= feature).expect("the first range starts at 0");
+        let within = (feature - Self::LAYOUT.start[relative] as usize) % Self::LAYOUT.section[relative] as usize;
+        let from = (0..64).rev().find(|&s| Self::LAYOUT.before[relative][s] as usize <= within).expect("the first square starts at 0");
         (relative, from)
     }
 
@@ -308,7 +360,6 @@ impl FullThreats {
     }
 }
 
-const _: () = assert!(LAYOUT.dimensions == FullThreats::DIMENSIONS);
 
 /// The piece on each square of `bitboards`, and the occupied squares.
 pub(super) fn mailbox(bitboards: &Bitboards) -> ([Option<Piece>; 64], Bitboard) {
@@ -328,6 +379,8 @@ pub(super) fn mailbox(bitboards: &Bitboards) -> ([Option<Piece>; 64], Bitboard) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    type Sf18 = FullThreats<STOCKFISH_18_TARGETS>;
     use crate::board::Board;
     use crate::writer::Rng;
     use std::collections::HashSet;
@@ -370,7 +423,7 @@ mod tests {
 
     fn active(pos: &impl Position, perspective: Color) -> Vec<usize> {
         let mut features = Vec::new();
-        FullThreats::for_each_active(pos, perspective, |f| features.push(f));
+        Sf18::for_each_active(pos, perspective, |f| features.push(f));
         features.sort_unstable();
         features
     }
@@ -408,17 +461,17 @@ mod tests {
             let (color, kind) = oriented_piece(attacker_index);
             let attacker = Piece { color, kind };
             for from in (0..64).map(|s| Square::new(s).unwrap()) {
-                for to in squares(LAYOUT.reach[attacker_index][from.index()]) {
+                for to in squares(Sf18::LAYOUT.reach[attacker_index][from.index()]) {
                     for attacked_index in 0..RELATIVE_PIECES {
                         let (color, kind) = oriented_piece(attacked_index);
                         let attacked = Piece { color, kind };
-                        if TARGET_SLOTS[attacker.kind as usize][attacked.kind as usize].is_none() {
+                        if Sf18::LAYOUT.slots[attacker.kind as usize][attacked.kind as usize].is_none() {
                             continue;
                         }
                         pairs += 1;
-                        match FullThreats::index(Color::White, king, Threat { attacker, from, attacked, to }) {
+                        match Sf18::index(Color::White, king, Threat { attacker, from, attacked, to }) {
                             Some(index) => {
-                                assert!(index < FullThreats::DIMENSIONS);
+                                assert!(index < Sf18::DIMENSIONS);
                                 assert!(seen.insert(index), "index {index} given twice");
                             }
                             None => {
@@ -430,8 +483,8 @@ mod tests {
                 }
             }
         }
-        assert_eq!(pairs, FullThreats::DIMENSIONS);
-        assert_eq!(seen.len() + dropped, FullThreats::DIMENSIONS);
+        assert_eq!(pairs, Sf18::DIMENSIONS);
+        assert_eq!(seen.len() + dropped, Sf18::DIMENSIONS);
     }
 
     #[test]
@@ -445,10 +498,10 @@ mod tests {
             attacked: Piece { color: Color::Black, kind: PieceKind::Knight },
             to: Square::new(17).unwrap(),
         };
-        assert_eq!(FullThreats::index(Color::White, Square::new(0).unwrap(), threat), Some(4 * 84));
+        assert_eq!(Sf18::index(Color::White, Square::new(0).unwrap(), threat), Some(4 * 84));
         // A pawn never attacks a queen.
         let on_queen = Threat { attacked: Piece { color: Color::Black, kind: PieceKind::Queen }, ..threat };
-        assert_eq!(FullThreats::index(Color::White, Square::new(0).unwrap(), on_queen), None);
+        assert_eq!(Sf18::index(Color::White, Square::new(0).unwrap(), on_queen), None);
     }
 
     #[test]
@@ -457,7 +510,7 @@ mod tests {
         // the king 5 minus its attack on the queen.
         let pos = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w");
         let mut threats = 0;
-        FullThreats::for_each_threat(&pos, |_| threats += 1);
+        Sf18::for_each_threat(&pos, |_| threats += 1);
         assert_eq!(threats, 40);
         assert_eq!(active(&pos, Color::White).len(), 38);
         assert_eq!(active(&pos, Color::White), active(&pos, Color::Black));
@@ -484,7 +537,7 @@ mod tests {
     fn both_perspectives_in_one_walk() {
         let pos = board("r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w");
         let mut both = [Vec::new(), Vec::new()];
-        FullThreats::for_each_active_both(&pos, |p, f| both[p.index()].push(f));
+        Sf18::for_each_active_both(&pos, |p, f| both[p.index()].push(f));
         for perspective in [Color::White, Color::Black] {
             both[perspective.index()].sort_unstable();
             assert_eq!(both[perspective.index()], active(&pos, perspective));
@@ -503,7 +556,7 @@ mod tests {
                 for perspective in [Color::White, Color::Black] {
                     let n = active(&pos, perspective).len();
                     most = most.max(n);
-                    assert!(n <= FullThreats::MAX_ACTIVE, "{n} features");
+                    assert!(n <= Sf18::MAX_ACTIVE, "{n} features");
                 }
             }
         }
@@ -523,13 +576,13 @@ mod tests {
         // Every threat seen by White with its king on a1 (no mirroring):
         // the feature's attacker is the threat's, its square unchanged.
         let king = Square::new(0).unwrap();
-        let mut seen = vec![false; FullThreats::DIMENSIONS];
+        let mut seen = vec![false; Sf18::DIMENSIONS];
         for attacker in [Color::White, Color::Black].into_iter().flat_map(|c| PieceKind::ALL.map(|k| Piece { color: c, kind: k })) {
             for from in (0..64).filter_map(Square::new) {
                 for to in squares(reach(attacker.color, attacker.kind, from)) {
                     for attacked in [Color::White, Color::Black].into_iter().flat_map(|c| PieceKind::ALL.map(|k| Piece { color: c, kind: k })) {
-                        let Some(f) = FullThreats::index(Color::White, king, Threat { attacker, from, attacked, to }) else { continue };
-                        assert_eq!(FullThreats::attacker(f), (relative(Color::White, attacker), from.index()));
+                        let Some(f) = Sf18::index(Color::White, king, Threat { attacker, from, attacked, to }) else { continue };
+                        assert_eq!(Sf18::attacker(f), (relative(Color::White, attacker), from.index()));
                         seen[f] = true;
                     }
                 }
@@ -537,11 +590,11 @@ mod tests {
         }
         // The rest are the lower halves of same-kind pairs, which the layout
         // holds but no position activates.
-        for f in (0..FullThreats::DIMENSIONS).filter(|&f| !seen[f]) {
-            let (relative, _) = FullThreats::attacker(f);
+        for f in (0..Sf18::DIMENSIONS).filter(|&f| !seen[f]) {
+            let (relative, _) = Sf18::attacker(f);
             let kind = relative % 6;
-            let target = (f - LAYOUT.start[relative] as usize) / LAYOUT.section[relative] as usize;
-            assert_eq!(Some(target % TARGETS_PER_COLOR[kind]), TARGET_SLOTS[kind][kind].map(usize::from), "feature {f}");
+            let target = (f - Sf18::LAYOUT.start[relative] as usize) / Sf18::LAYOUT.section[relative] as usize;
+            assert_eq!(Some(target % Sf18::LAYOUT.targets_per_color[kind]), Sf18::LAYOUT.slots[kind][kind].map(usize::from), "feature {f}");
         }
     }
 }

@@ -6,14 +6,16 @@ mod full_threats;
 mod half_ka_v2;
 mod half_ka_v2_hm;
 mod half_kp;
+mod pawn_pairs;
 mod threat_changes;
 
 pub use buffer::{FeatureBuffer, FeatureSink};
-pub use full_threats::{FullThreats, Threat, TARGET_SLOTS};
+pub use full_threats::{threat_targets, FullThreats, Threat, MAX_THREATS, STOCKFISH_18_TARGETS};
 pub use half_ka_v2::HalfKAv2;
 pub use threat_changes::ThreatChanges;
 pub use half_ka_v2_hm::HalfKAv2Hm;
 pub use half_kp::HalfKP;
+pub use pawn_pairs::{PawnChanges, PawnPairs};
 
 use crate::position::{Color, Piece, Position, Square};
 

@@ -21,7 +21,7 @@
 //! in), so one merge finds the threats on one board only; only those are
 //! turned into features.
 
-use super::full_threats::Threat;
+use super::full_threats::{Threat, MAX_THREATS};
 use super::{FeatureBuffer, FeatureSink, FullThreats};
 use crate::attacks::{attacks, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks, squares, Bitboard};
 use crate::position::{Bitboards, Color, Piece, PieceKind, Square};
@@ -32,11 +32,11 @@ use crate::position::{Bitboards, Color, Piece, PieceKind, Square};
 /// ([`FullThreats::features_of`]).
 #[derive(Debug, Clone, Default)]
 pub struct ThreatChanges {
-    removed: FeatureBuffer<{ FullThreats::MAX_ACTIVE }>,
-    added: FeatureBuffer<{ FullThreats::MAX_ACTIVE }>,
+    removed: FeatureBuffer<MAX_THREATS>,
+    added: FeatureBuffer<MAX_THREATS>,
 }
 
-impl FullThreats {
+impl<const TARGETS: u64> FullThreats<TARGETS> {
     /// Pushes `offset +` each feature active on `before` but not on `after`
     /// to `removed`, and each active on `after` but not on `before` to
     /// `added`, from `perspective` with its king on `king` on both boards.
@@ -137,8 +137,8 @@ fn piece(code: u32) -> Piece {
 /// the piece on each square ([`codes`]) and the occupied squares, as keys
 /// `from << 14 | to << 8 | attacker << 4 | attacked` (square indices and
 /// piece codes), in ascending order. A board of at most 32 pieces has at
-/// most [`FullThreats::MAX_ACTIVE`] threats.
-fn threat_keys(board: &[u8; 64], occupied: Bitboard, attackers: Bitboard) -> FeatureBuffer<{ FullThreats::MAX_ACTIVE }> {
+/// most [`MAX_THREATS`] threats.
+fn threat_keys(board: &[u8; 64], occupied: Bitboard, attackers: Bitboard) -> FeatureBuffer<MAX_THREATS> {
     let mut keys = FeatureBuffer::default();
     for from in squares(occupied & attackers) {
         let attacker = u32::from(board[from.index()]);
@@ -232,9 +232,19 @@ mod tests {
         board
     }
 
-    fn active(board: &Bitboards, perspective: Color, king: Square, offset: usize) -> BTreeSet<usize> {
+    /// Stockfish 19's targets: no pawn on pawn, nothing by or on a king.
+    const STOCKFISH_19_TARGETS: u64 = crate::features::threat_targets([
+        &[PieceKind::Knight, PieceKind::Rook],
+        &[PieceKind::Pawn, PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen],
+        &[PieceKind::Pawn, PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook],
+        &[PieceKind::Pawn, PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook],
+        &[PieceKind::Pawn, PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen],
+        &[],
+    ]);
+
+    fn active<const T: u64>(board: &Bitboards, perspective: Color, king: Square, offset: usize) -> BTreeSet<usize> {
         let mut set = BTreeSet::new();
-        FullThreats::for_each_active_on(board, perspective, king, |f| assert!(set.insert(f + offset)));
+        FullThreats::<T>::for_each_active_on(board, perspective, king, |f| assert!(set.insert(f + offset)));
         set
     }
 
@@ -243,6 +253,11 @@ mod tests {
     /// to an empty one, and for boards a move or so apart.
     #[test]
     fn changes_turn_one_board_into_another() {
+        changes_turn_one_board_into_another_with::<{ crate::features::STOCKFISH_18_TARGETS }>();
+        changes_turn_one_board_into_another_with::<STOCKFISH_19_TARGETS>();
+    }
+
+    fn changes_turn_one_board_into_another_with<const T: u64>() {
         let mut rng = Rng::new(1414);
         for _ in 0..300 {
             let (n, m) = (rng.range(2, 32) as usize, rng.range(2, 32) as usize);
@@ -255,15 +270,15 @@ mod tests {
                 pairs.extend(near.iter().flat_map(|&c| [(a, c), (c, a)]));
                 for (before, after) in pairs {
                     let (mut removed, mut added) = (FeatureBuffer::<600>::default(), FeatureBuffer::<600>::default());
-                    FullThreats::changes(perspective, king, &before, &after, 10, &mut removed, &mut added);
-                    let mut features = active(&before, perspective, king, 10);
+                    FullThreats::<T>::changes(perspective, king, &before, &after, 10, &mut removed, &mut added);
+                    let mut features = active::<T>(&before, perspective, king, 10);
                     for f in removed.as_slice() {
                         assert!(features.remove(&(*f as usize)), "removed {f}, not active before");
                     }
                     for f in added.as_slice() {
                         assert!(features.insert(*f as usize), "added {f}, active before");
                     }
-                    assert_eq!(features, active(&after, perspective, king, 10));
+                    assert_eq!(features, active::<T>(&after, perspective, king, 10));
                 }
             }
         }
@@ -273,14 +288,19 @@ mod tests {
     /// [`FullThreats::for_each_active`] does.
     #[test]
     fn bitboards_give_the_positions_features() {
+        bitboards_give_the_positions_features_with::<{ crate::features::STOCKFISH_18_TARGETS }>();
+        bitboards_give_the_positions_features_with::<STOCKFISH_19_TARGETS>();
+    }
+
+    fn bitboards_give_the_positions_features_with<const T: u64>() {
         let mut rng = Rng::new(1415);
         for _ in 0..100 {
             let n = rng.range(2, 32) as usize;
             let pos = random_board(&mut rng, n);
             for perspective in [Color::White, Color::Black] {
                 let mut from_pos = BTreeSet::new();
-                FullThreats::for_each_active(&pos, perspective, |f| assert!(from_pos.insert(f)));
-                assert_eq!(from_pos, active(&pos.bitboards(), perspective, pos.king_square(perspective), 0));
+                FullThreats::<T>::for_each_active(&pos, perspective, |f| assert!(from_pos.insert(f)));
+                assert_eq!(from_pos, active::<T>(&pos.bitboards(), perspective, pos.king_square(perspective), 0));
             }
         }
     }

@@ -85,6 +85,22 @@ pub fn sqr_clipped_relu(input: &[Interval], shift: u32, max: i64) -> Vec<Interva
         .collect()
 }
 
+/// The sum of several outputs of affine layers, each added or (`true`)
+/// subtracted, in i32. Records `stack value`.
+pub fn value_sum(proof: &mut OverflowProof, stack: usize, terms: &[(Interval, bool)]) -> Interval {
+    let sum = terms.iter().fold(Interval::point(0), |sum, &(value, subtract)| if subtract { sum - value } else { sum + value });
+    proof.record("stack value", Int::I32, sum, || format!("layer stack {stack}"));
+    sum.held_in(Int::I32)
+}
+
+/// `value * multiply / divide`, the product in 64 bits and the quotient in
+/// i32. Records `rescaled value`.
+pub fn rescale(proof: &mut OverflowProof, stack: usize, value: Interval, multiply: i64, divide: i64) -> Interval {
+    let scaled = value.scale(multiply).divide(divide);
+    proof.record("rescaled value", Int::I32, scaled, || format!("layer stack {stack}"));
+    scaled.held_in(Int::I32)
+}
+
 /// The stack's output `value + input * multiply / divide` (the skip term's
 /// product in 64 bits, its quotient and the sum in i32). Records
 /// `forward term` and `stack output`.

@@ -26,10 +26,10 @@ const MAX_PIECES: usize = 32;
 const GROUPS: usize = 12 * 64;
 
 /// Every feature by its attacker: `groups[relative * 64 + square]`.
-fn groups() -> Vec<Vec<usize>> {
+fn groups<const TARGETS: u64>() -> Vec<Vec<usize>> {
     let mut groups = vec![Vec::new(); GROUPS];
-    for feature in 0..FullThreats::DIMENSIONS {
-        let (relative, square) = FullThreats::attacker(feature);
+    for feature in 0..FullThreats::<TARGETS>::DIMENSIONS {
+        let (relative, square) = FullThreats::<TARGETS>::attacker(feature);
         groups[relative * 64 + square].push(feature);
     }
     groups
@@ -145,12 +145,12 @@ pub struct GroupTops {
 }
 
 impl GroupTops {
-    pub fn new<W: Copy + Into<i64>>(values: &[W], width: usize) -> GroupTops {
-        assert_eq!(values.len(), FullThreats::DIMENSIONS * width, "one row per FullThreats feature");
+    pub fn new<const TARGETS: u64, W: Copy + Into<i64>>(values: &[W], width: usize) -> GroupTops {
+        assert_eq!(values.len(), FullThreats::<TARGETS>::DIMENSIONS * width, "one row per FullThreats feature");
         let mut high = vec![0i64; GROUPS * width];
         let mut low = vec![0i64; GROUPS * width];
-        for (group, features) in groups().iter().enumerate() {
-            let k = FullThreats::max_attacked(group / 64);
+        for (group, features) in groups::<TARGETS>().iter().enumerate() {
+            let k = FullThreats::<TARGETS>::max_attacked(group / 64);
             let rows = features.iter().map(|&f| &values[f * width..][..width]);
             let (high, low) = (&mut high[group * width..][..width], &mut low[group * width..][..width]);
             if core::mem::size_of::<W>() == 1 {
@@ -181,15 +181,15 @@ impl GroupTops {
 
 /// Per column of `values` (`width` per feature row), the range described in
 /// the module documentation.
-pub fn column_ranges<W: Copy + Into<i64>>(values: &[W], width: usize) -> Vec<Interval> {
-    GroupTops::new(values, width).ranges()
+pub fn column_ranges<const TARGETS: u64, W: Copy + Into<i64>>(values: &[W], width: usize) -> Vec<Interval> {
+    GroupTops::new::<TARGETS, W>(values, width).ranges()
 }
 
 /// The bound of the FullThreats rows `weights` (`lanes` per feature) and
 /// `psqt_weights` (`buckets` per feature). Records the set's own part, held
 /// in i16 by Stockfish (its threat accumulator, without biases), as
 /// `<name> accumulator`.
-pub fn prove<W: Copy + Into<i64>>(
+pub fn prove<const TARGETS: u64, W: Copy + Into<i64>>(
     proof: &mut OverflowProof,
     name: &str,
     weights: &[W],
@@ -197,11 +197,11 @@ pub fn prove<W: Copy + Into<i64>>(
     psqt_weights: &[i32],
     buckets: usize,
 ) -> SetBound {
-    let lane_ranges = column_ranges(weights, lanes);
+    let lane_ranges = column_ranges::<TARGETS, W>(weights, lanes);
     proof.record_lanes(&format!("{name} accumulator"), Int::I16, &lane_ranges, |lane| {
         format!("lane {lane}, at most one attacker per square, 32 pieces")
     });
-    let psqt = if buckets == 0 { Vec::new() } else { column_ranges(psqt_weights, buckets) };
+    let psqt = if buckets == 0 { Vec::new() } else { column_ranges::<TARGETS, i32>(psqt_weights, buckets) };
     SetBound { lanes: lane_ranges, psqt }
 }
 
@@ -220,7 +220,7 @@ pub fn prove<W: Copy + Into<i64>>(
 /// PSQT` (i32) and FullThreats' own part (`FullThreats accumulator`, i16,
 /// as [`prove`]); returns each PSQT bucket's range.
 #[allow(clippy::too_many_arguments)]
-pub fn prove_joint<W: Copy + Into<i64> + Bounded, T: Copy + Into<i64>>(
+pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded, T: Copy + Into<i64>>(
     proof: &mut OverflowProof,
     index: IndexFn,
     params: &TransformerParams<'_, W>,
@@ -230,8 +230,8 @@ pub fn prove_joint<W: Copy + Into<i64> + Bounded, T: Copy + Into<i64>>(
 ) -> Vec<Interval> {
     let lanes = params.biases.len();
     let buckets = params.psqt_buckets;
-    let lane_tops = GroupTops::new(threat_weights, lanes);
-    let psqt_tops = GroupTops::new(threat_psqt_weights, buckets);
+    let lane_tops = GroupTops::new::<TARGETS, T>(threat_weights, lanes);
+    let psqt_tops = GroupTops::new::<TARGETS, i32>(threat_psqt_weights, buckets);
     let own_part = lane_tops.ranges();
     proof.record_lanes("FullThreats accumulator", Int::I16, &own_part, |lane| {
         format!("lane {lane}, at most one attacker per square, 32 pieces")
@@ -245,10 +245,10 @@ pub fn prove_joint<W: Copy + Into<i64> + Bounded, T: Copy + Into<i64>>(
     let mut seen = std::collections::HashSet::new();
     for perspective in [Color::White, Color::Black] {
         for king in (0..64).filter_map(Square::new) {
-            let orientation = FullThreats::orientation(perspective, king);
+            let orientation = FullThreats::<TARGETS>::orientation(perspective, king);
             // Per other square: its pieces' piece-square rows and threat groups.
             let own_king = Piece { color: perspective, kind: PieceKind::King };
-            let group = |square: Square, piece: Piece| FullThreats::relative_piece(perspective, piece) * 64 + square.xor(orientation).index();
+            let group = |square: Square, piece: Piece| FullThreats::<TARGETS>::relative_piece(perspective, piece) * 64 + square.xor(orientation).index();
             let own = (index(perspective, king, king, own_king), group(king, own_king));
             let squares: Vec<Vec<Candidate>> = (0..64)
                 .filter_map(Square::new)
@@ -339,6 +339,9 @@ pub fn prove_joint<W: Copy + Into<i64> + Bounded, T: Copy + Into<i64>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::features::STOCKFISH_18_TARGETS;
+
+    type Sf18 = FullThreats<STOCKFISH_18_TARGETS>;
 
     #[test]
     fn byte_top_sums_equal_selection() {
@@ -363,10 +366,10 @@ mod tests {
         // one knight, its (at most 8) largest attacks; every other -1, so
         // the low end is 32 squares x 8 x -1.
         let (b1_knight, b1) = (1, 1);
-        let values: Vec<i16> = (0..FullThreats::DIMENSIONS)
-            .flat_map(|f| [1, if FullThreats::attacker(f) == (b1_knight, b1) { 100 } else { -1 }])
+        let values: Vec<i16> = (0..Sf18::DIMENSIONS)
+            .flat_map(|f| [1, if Sf18::attacker(f) == (b1_knight, b1) { 100 } else { -1 }])
             .collect();
-        let ranges = column_ranges(&values, 2);
+        let ranges = column_ranges::<STOCKFISH_18_TARGETS, i16>(&values, 2);
         assert_eq!(ranges[0], Interval::new(0, 32 * 8));
         // A knight on b1 reaches a3, c3 and d2: 3 squares, 2 colours of
         // targets, so more than 8 features; 8 count.
@@ -379,9 +382,9 @@ mod tests {
         use crate::features::{FeatureSet, HalfKAv2Hm};
         let weights = vec![psq; HalfKAv2Hm::DIMENSIONS];
         let params = TransformerParams { biases: &[0], weights: &weights, psqt_weights: &[], psqt_buckets: 0 };
-        let threats: Vec<i8> = (0..FullThreats::DIMENSIONS).map(|f| threat(FullThreats::attacker(f).0)).collect();
+        let threats: Vec<i8> = (0..Sf18::DIMENSIONS).map(|f| threat(Sf18::attacker(f).0)).collect();
         let mut proof = OverflowProof::default();
-        prove_joint(&mut proof, HalfKAv2Hm::index, &params, &threats, &[], &[]);
+        prove_joint::<STOCKFISH_18_TARGETS, i16, i8>(&mut proof, HalfKAv2Hm::index, &params, &threats, &[], &[]);
         proof.bounds().iter().find(|b| b.value == ACCUMULATOR).expect("the accumulator is bounded").range
     }
 
