@@ -180,6 +180,7 @@ macro_rules! refresh_backend_tests {
 
 refresh_backend_tests! {
     sfnnv10_backends_equal_scalar: sfnnv10, sfnnv10, "sfnnv10.ron", 0x5EED ^ 10;
+    sfnnv16_backends_equal_scalar: sfnnv16, sfnnv16, "sfnnv16.ron", 0x5EED ^ 16;
     threats_only_backends_equal_scalar: threats_only, threats_only, "tests/composed/threats-only.ron", 0x5EED ^ 11;
     two_piece_sets_backends_equal_scalar: two_piece_sets, two_piece_sets, "tests/composed/two-piece-sets.ron", 0x5EED ^ 12;
 }

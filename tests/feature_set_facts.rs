@@ -2,17 +2,36 @@
 //! feature_sets.rs`: dimensions, most active features, hash word) are the
 //! runtime's.
 
-use nnue::runtime::features::{FullThreats, HalfKAv2, HalfKAv2Hm, HalfKP};
-use nnue::runtime::FeatureSet;
+use nnue::runtime::features::{threat_targets, FullThreats, HalfKAv2, HalfKAv2Hm, HalfKP, PawnPairs, STOCKFISH_18_TARGETS};
+use nnue::runtime::{FeatureSet, PieceKind};
 use nnue_spec::ir::{Encoding, FeatureSetKind, IntType};
+use nnue_spec::schema::{FeatureSpec, ThreatTargets};
 
-fn spec(kind: FeatureSetKind) -> (usize, usize, u32) {
-    let f = nnue_spec::feature_sets::describe(kind, IntType::I16, Encoding::Raw);
+fn spec_with(set: FeatureSetKind, targets: Option<ThreatTargets>) -> (usize, usize, u32) {
+    let spec = FeatureSpec { set, weight: IntType::I16, encoding: None, hash: None, targets };
+    let f = nnue_spec::feature_sets::describe(&spec, Encoding::Raw);
     (f.dimensions, f.max_active, f.hash)
+}
+
+fn spec(set: FeatureSetKind) -> (usize, usize, u32) {
+    spec_with(set, None)
 }
 
 fn runtime<F: FeatureSet>() -> (usize, usize, u32) {
     (F::DIMENSIONS, F::MAX_ACTIVE, F::HASH)
+}
+
+/// Stockfish 19's targets in the spec's terms.
+fn stockfish_19() -> ThreatTargets {
+    use nnue_spec::schema::PieceKind::*;
+    ThreatTargets {
+        pawn: vec![Knight, Rook],
+        knight: vec![Pawn, Knight, Bishop, Rook, Queen],
+        bishop: vec![Pawn, Knight, Bishop, Rook],
+        rook: vec![Pawn, Knight, Bishop, Rook],
+        queen: vec![Pawn, Knight, Bishop, Rook, Queen],
+        king: vec![],
+    }
 }
 
 #[test]
@@ -20,9 +39,27 @@ fn spec_and_runtime_agree() {
     assert_eq!(spec(FeatureSetKind::HalfKP), runtime::<HalfKP>());
     assert_eq!(spec(FeatureSetKind::HalfKAv2), runtime::<HalfKAv2>());
     assert_eq!(spec(FeatureSetKind::HalfKAv2_hm), runtime::<HalfKAv2Hm>());
-    assert_eq!(spec(FeatureSetKind::FullThreats), (FullThreats::DIMENSIONS, FullThreats::MAX_ACTIVE, FullThreats::HASH));
+    type Sf18 = FullThreats<STOCKFISH_18_TARGETS>;
+    assert_eq!(spec(FeatureSetKind::FullThreats), (Sf18::DIMENSIONS, Sf18::MAX_ACTIVE, 0x8F23_4CB8));
+    assert_eq!(Sf18::DIMENSIONS, 79_856);
+    assert_eq!(spec(FeatureSetKind::PP_3Wide), (PawnPairs::DIMENSIONS, PawnPairs::MAX_ACTIVE, PawnPairs::HASH));
     for kind in [FeatureSetKind::HalfKP, FeatureSetKind::HalfKAv2, FeatureSetKind::HalfKAv2_hm] {
         assert!(nnue_spec::feature_sets::per_piece(kind));
     }
     assert!(!nnue_spec::feature_sets::per_piece(FeatureSetKind::FullThreats));
+    assert!(!nnue_spec::feature_sets::per_piece(FeatureSetKind::PP_3Wide));
+}
+
+/// Stockfish 19's FullThreats: 59,808 features in the spec and the runtime.
+#[test]
+fn stockfish_19_threats() {
+    const fn sf19() -> u64 {
+        let minor = [PieceKind::Pawn, PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook];
+        let wide = [PieceKind::Pawn, PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen];
+        threat_targets([&[PieceKind::Knight, PieceKind::Rook], &wide, &minor, &minor, &wide, &[]])
+    }
+    const SF19: u64 = sf19();
+    let (dimensions, max_active, _) = spec_with(FeatureSetKind::FullThreats, Some(stockfish_19()));
+    assert_eq!((dimensions, max_active), (FullThreats::<SF19>::DIMENSIONS, FullThreats::<SF19>::MAX_ACTIVE));
+    assert_eq!(dimensions, 59_808);
 }

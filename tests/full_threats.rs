@@ -6,7 +6,7 @@
 
 mod support;
 
-use nnue::runtime::features::{FullThreats, HalfKAv2Hm};
+use nnue::runtime::features::{FullThreats, HalfKAv2Hm, STOCKFISH_18_TARGETS};
 use nnue::runtime::scalar::ThreatTransformer;
 use nnue::runtime::{FeatureList, FeatureSet, NetReader, Position};
 use support::{board, net, Reference};
@@ -15,14 +15,18 @@ use support::{board, net, Reference};
 const L1: usize = 1024;
 /// PSQT buckets.
 const BUCKETS: usize = 8;
+/// Stockfish 18's FullThreats.
+type Threats = FullThreats<STOCKFISH_18_TARGETS>;
+/// Its hash word.
+const THREATS_HASH: u32 = 0x8F23_4CB8;
 
 /// The big net's transformer, read from its file.
 fn transformer() -> ThreatTransformer<L1, BUCKETS> {
     let bytes = std::fs::read(net("nn-c288c895ea92.nnue")).expect("the net is readable");
     let mut r = NetReader::new(&bytes, "sf_18 big net");
     r.header().expect("a header");
-    r.expect_hash("the transformer hash", FullThreats::HASH ^ (2 * L1 as u32)).expect("FullThreats' transformer hash");
-    let transformer = ThreatTransformer::read(&mut r, FullThreats::DIMENSIONS, HalfKAv2Hm::DIMENSIONS).expect("the transformer");
+    r.expect_hash("the transformer hash", THREATS_HASH ^ (2 * L1 as u32)).expect("FullThreats' transformer hash");
+    let transformer = ThreatTransformer::read(&mut r, Threats::DIMENSIONS, HalfKAv2Hm::DIMENSIONS).expect("the transformer");
     // What follows is exactly the 8 layer stacks: a hash word, fc_0 (16 i32
     // biases, 16 x 1024 i8), fc_1 (32 i32, 32 x 32 i8), fc_2 (1 i32, 32 i8).
     let stack = 4 + (16 * 4 + 16 * L1) + (32 * 4 + 32 * 32) + (4 + 32);
@@ -52,9 +56,9 @@ fn threat_and_total_psqt_accumulators_match_stockfish_18() {
         let mut threat_ok = true;
         let mut total_ok = true;
         for (side, perspective) in [("stm", stm), ("nstm", stm.flip())] {
-            let mut threats = Vec::with_capacity(FullThreats::MAX_ACTIVE);
-            FullThreats::for_each_active(&pos, perspective, |f| threats.push(f));
-            assert!(threats.len() <= FullThreats::MAX_ACTIVE, "{fen}: {} threat features", threats.len());
+            let mut threats = Vec::with_capacity(Threats::MAX_ACTIVE);
+            Threats::for_each_active(&pos, perspective, |f| threats.push(f));
+            assert!(threats.len() <= Threats::MAX_ACTIVE, "{fen}: {} threat features", threats.len());
             let threat = t.threat_psqt(threats);
             let mut pieces = FeatureList::default();
             HalfKAv2Hm::active_features(&pos, perspective, &mut pieces);

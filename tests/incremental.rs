@@ -178,6 +178,7 @@ random_net_tests! {
     sfnnv9_random_net: sfnnv9, "sfnnv9.ron";
     sfnnv9_small_random_net: sfnnv9_small, "sfnnv9-small.ron";
     sfnnv10_random_net: sfnnv10, "sfnnv10.ron";
+    sfnnv16_random_net: sfnnv16, "sfnnv16.ron";
 }
 
 macro_rules! real_net_tests {
@@ -205,6 +206,20 @@ real_net_tests! {
     sf_17_1_net: sfnnv9, "nn-1c0000000000.nnue";
     small_net: sfnnv9_small, "nn-37f18f62d772.nnue";
     sf_18_net: sfnnv10, "nn-c288c895ea92.nnue";
+}
+
+/// Stockfish 19's net, which loads only with `allow_overflow` (its overflow
+/// proof does not hold; see `tests/reference.rs`): the same walk.
+#[test]
+fn sf_head_net() {
+    use sfnnv16::sfnnv16 as arch;
+    let bytes = support::bytes(&support::net("nn-1a298aa575a0.nnue"));
+    for isa in support::isas() {
+        let options = nnue::runtime::LoadOptions { isa: Some(isa), allow_overflow: true, ..Default::default() };
+        let net = arch::Network::from_bytes_with(&bytes, options).unwrap();
+        let what = format!("nn-1a298aa575a0.nnue, {isa}");
+        random_walk(&net, steps(), 3 + isa as u64, &what).assert_all_seen(&what);
+    }
 }
 
 /// One network, shared read-only by threads that each keep their own stack

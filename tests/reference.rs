@@ -1,7 +1,7 @@
 //! Bit-exactness against Stockfish: every row of every reference file of
-//! SFNNv1-SFNNv10 nets (`tests/reference/`), every column our evaluation
+//! SFNNv1-SFNNv16 nets (`tests/reference/`), every column our evaluation
 //! produces: bucket, psqt and positional for every bucket, and the value of
-//! the release's NNUE entry point (for SFNNv10 also the raw PSQT
+//! the release's NNUE entry point (for SFNNv10 and SFNNv16 also the raw PSQT
 //! accumulators); on every backend this CPU runs.
 
 mod support;
@@ -18,6 +18,7 @@ nnue::nnue!(include "sfnnv8.ron");
 nnue::nnue!(include "sfnnv9.ron");
 nnue::nnue!(include "sfnnv9-small.ron");
 nnue::nnue!(include "sfnnv10.ron");
+nnue::nnue!(include "sfnnv16.ron");
 
 /// How the reference file states the entry point's value.
 enum Value {
@@ -196,25 +197,67 @@ fn sf_18_sfnnv10() {
 /// backend.
 #[test]
 fn sf_18_sfnnv10_psqt_accumulators() {
-    use nnue::runtime::Position as _;
-    let reference = Reference::read("sf_18/nn-c288c895ea92.tsv");
-    let bytes = std::fs::read(net("nn-c288c895ea92.nnue")).unwrap();
-    for isa in support::isas() {
-        let network = sfnnv10::Network::from_bytes_with_isa(&bytes, isa).unwrap();
-        let mut accumulator = Box::new(sfnnv10::Accumulator::default());
-        let mut mismatches = 0;
-        for row in &reference.rows {
-            let pos = board(&row["fen"]);
-            network.refresh(&pos, &mut accumulator);
-            let stm = pos.side_to_move();
-            for (side, perspective) in [("stm", stm), ("nstm", stm.flip())] {
-                let expected: Vec<i32> = (0..8).map(|b| row[&format!("psqtacc_{side}_{b}")].parse().unwrap()).collect();
-                if accumulator.psqt[perspective.index()][..] != expected[..] {
-                    mismatches += 1;
-                    eprintln!("{} {side}: ours {:?}, Stockfish {expected:?}", row["fen"], accumulator.psqt[perspective.index()]);
+    psqt_accumulators!(sfnnv10, "sf_18/nn-c288c895ea92.tsv", "nn-c288c895ea92.nnue", nnue::runtime::LoadOptions::default());
+}
+
+/// Stockfish 19's net (Stockfish master of 2026-08-03), FullThreats with
+/// Stockfish 19's targets + PP_3Wide + HalfKAv2_hm: every column, on every
+/// backend. Its overflow proof does not hold: its threat rows reach +-127 in
+/// thousands of rows of a lane, so over every legal position the bound of an
+/// accumulator lane leaves i16. It loads with `allow_overflow`; its
+/// accumulators then wrap modulo 2^16, on every backend as in Stockfish.
+#[test]
+fn sf_head_sfnnv16() {
+    let bytes = std::fs::read(net("nn-1a298aa575a0.nnue")).unwrap();
+    let refused = sfnnv16::Network::from_bytes(&bytes).err().expect("the proof does not hold");
+    assert!(refused.to_string().contains("overflow proof"), "{refused}");
+    check_loaded(
+        "sf_head/nn-1a298aa575a0.tsv",
+        "nn-1a298aa575a0.nnue",
+        sfnnv16::ENTRY,
+        Value::Column("nnue_sum"),
+        nnue::runtime::LoadOptions { allow_overflow: true, ..Default::default() },
+    );
+}
+
+/// Stockfish 19's net: the raw PSQT accumulators of both perspectives, on
+/// every backend.
+#[test]
+fn sf_head_sfnnv16_psqt_accumulators() {
+    psqt_accumulators!(
+        sfnnv16,
+        "sf_head/nn-1a298aa575a0.tsv",
+        "nn-1a298aa575a0.nnue",
+        nnue::runtime::LoadOptions { allow_overflow: true, ..Default::default() }
+    );
+}
+
+/// Checks the `psqtacc_stm_*` and `psqtacc_nstm_*` columns of `$file`
+/// against the accumulator of `$arch`'s network on `$net`, on every backend.
+macro_rules! psqt_accumulators {
+    ($arch:ident, $file:expr, $net:expr, $options:expr) => {{
+        use nnue::runtime::Position as _;
+        let reference = Reference::read($file);
+        let bytes = std::fs::read(net($net)).unwrap();
+        for isa in support::isas() {
+            let options = nnue::runtime::LoadOptions { isa: Some(isa), ..$options };
+            let network = $arch::Network::from_bytes_with(&bytes, options).unwrap();
+            let mut accumulator = Box::new($arch::Accumulator::default());
+            let mut mismatches = 0;
+            for row in &reference.rows {
+                let pos = board(&row["fen"]);
+                network.refresh(&pos, &mut accumulator);
+                let stm = pos.side_to_move();
+                for (side, perspective) in [("stm", stm), ("nstm", stm.flip())] {
+                    let expected: Vec<i32> = (0..8).map(|b| row[&format!("psqtacc_{side}_{b}")].parse().unwrap()).collect();
+                    if accumulator.psqt[perspective.index()][..] != expected[..] {
+                        mismatches += 1;
+                        eprintln!("{} {side}: ours {:?}, Stockfish {expected:?}", row["fen"], accumulator.psqt[perspective.index()]);
+                    }
                 }
             }
+            assert_eq!(mismatches, 0, "{isa}: {mismatches} of {} perspectives differ", 2 * reference.rows.len());
         }
-        assert_eq!(mismatches, 0, "{isa}: {mismatches} of {} perspectives differ", 2 * reference.rows.len());
-    }
+    }};
 }
+use psqt_accumulators;

@@ -2,7 +2,7 @@
 //! walked in the same order, for tests and benchmarks.
 
 use crate::tokens::{ident, int, lit, runtime};
-use nnue_spec::ir::{Arch, Encoding, LayerKind, TransformerOutput};
+use nnue_spec::ir::{Arch, Encoding, LayerKind, PsqtPlacement, TransformerOutput};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -21,6 +21,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
         TransformerOutput::ClippedReLU { max } | TransformerOutput::Pairwise { max, .. } => i64::from(max),
     };
     let scale = i64::from(arch.transformer.load_scale);
+    let psqt_each = arch.transformer.psqt_buckets > 0 && arch.psqt_placement == PsqtPlacement::AfterEachSet;
     let (bias, weight) = (lit(max / scale), lit(max / 2 / scale));
     let weights = if arch.is_plain() {
         quote! { w.ints(#encoding, &rng.values::<i16>(FEATURES * L1, -#weight, #weight)); }
@@ -34,15 +35,19 @@ pub fn generate(arch: &Arch) -> TokenStream {
             let ty = crate::tokens::ident(f.weight.rust_name());
             let weight = lit(weight.min(if f.weight == nnue_spec::ir::IntType::I8 { 127 } else { weight }));
             let dims = crate::composed::dimensions(f);
-            let encoding = match f.encoding {
+            let set_encoding = match f.encoding {
                 Encoding::Raw => quote!(#rt::Encoding::Raw),
                 Encoding::Leb128 => quote!(#rt::Encoding::Leb128),
             };
-            quote! { w.ints(#encoding, &rng.values::<#ty>(#dims * L1, -#weight, #weight)); }
+            let psqt = psqt_each.then(|| quote! { w.ints(#encoding, &rng.values::<i32>(#dims * PSQT_BUCKETS, -5000, 5000)); });
+            quote! {
+                w.ints(#set_encoding, &rng.values::<#ty>(#dims * L1, -#weight, #weight));
+                #psqt
+            }
         });
         quote!(#(#sets)*)
     };
-    let psqt = (arch.transformer.psqt_buckets > 0).then(|| {
+    let psqt = (arch.transformer.psqt_buckets > 0 && !psqt_each).then(|| {
         quote! { w.ints(#encoding, &rng.values::<i32>(FEATURES * PSQT_BUCKETS, -5000, 5000)); }
     });
     let layers = arch.layers.iter().filter_map(|l| {

@@ -21,7 +21,7 @@ fn every_shipped_architecture_is_valid() {
             count += 1;
         }
     }
-    assert_eq!(count, 11);
+    assert_eq!(count, 12);
 }
 
 /// Header hash words of the official nets (offset 4 of each file).
@@ -37,6 +37,7 @@ fn header_hashes_match_stockfish_nets() {
         ("sfnnv9", 0x1C10_20F2),       // nn-1c0000000000, Stockfish 17.1
         ("sfnnv9-small", 0x1C10_3C92), // nn-37f18f62d772, Stockfish 16.1 to 18
         ("sfnnv10", 0xEC10_2EF2),      // nn-c288c895ea92, Stockfish 18
+        ("sfnnv16", 0xA85B_2205),      // nn-1a298aa575a0, Stockfish 19
     ] {
         assert_eq!(arch(name).hashes.header, hash, "{name}: 0x{:08X}", arch(name).hashes.header);
     }
@@ -47,7 +48,7 @@ fn header_hashes_match_stockfish_nets() {
 #[test]
 fn header_hashes_are_distinct_but_for_sfnnv4_and_sfnnv5() {
     assert_eq!(arch("sfnnv4").hashes, arch("sfnnv5").hashes);
-    let names = ["sfnnv1", "sfnnv2", "sfnnv3", "sfnnv4", "sfnnv6", "sfnnv7", "sfnnv8", "sfnnv9", "sfnnv9-small", "sfnnv10"];
+    let names = ["sfnnv1", "sfnnv2", "sfnnv3", "sfnnv4", "sfnnv6", "sfnnv7", "sfnnv8", "sfnnv9", "sfnnv9-small", "sfnnv10", "sfnnv16"];
     let mut hashes: Vec<u32> = names.iter().map(|n| arch(n).hashes.header).collect();
     hashes.sort();
     hashes.dedup();
@@ -61,4 +62,17 @@ fn sfnnv10_transformer_hash_is_full_threats_word() {
     let hashes = arch("sfnnv10").hashes;
     assert_eq!(hashes.transformer, 0x8F23_4CB8 ^ 2048);
     assert_eq!(hashes.transformer, 0x8F23_44B8);
+}
+
+/// Stockfish 19's net: every set's word enters the transformer's, each after
+/// the running word is rotated left by one bit (FullThreats 0x2E6B9D04,
+/// PP_3Wide 0x86F2B1DD, HalfKAv2_hm 0x7F234CB8), with 2 x 1024; the layer
+/// stack's word leaves both squared activations out.
+#[test]
+fn sfnnv16_hashes() {
+    let hashes = arch("sfnnv16").hashes;
+    let sets = [0x2E6B_9D04u32, 0x86F2_B1DD, 0x7F23_4CB8].into_iter().fold(0u32, |w, h| w.rotate_left(1) ^ h);
+    assert_eq!(hashes.transformer, sets ^ 2048);
+    assert_eq!(hashes.transformer, 0xCB68_5313);
+    assert_eq!(hashes.layer_stack, 0x6333_7116);
 }
