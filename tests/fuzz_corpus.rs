@@ -83,7 +83,7 @@ fn write_seeds() {
             }
         }
     }
-    for net in ["nn-82215d0fd0df", "nn-26abeed38351", "nn-13406b1dcbe0", "nn-6877cd24400e", "nn-5af11540bbfe", "nn-1c0000000000", "nn-37f18f62d772", "nn-c288c895ea92"] {
+    for net in ["nn-82215d0fd0df", "nn-26abeed38351", "nn-13406b1dcbe0", "nn-6877cd24400e", "nn-5af11540bbfe", "nn-1c0000000000", "nn-37f18f62d772", "nn-c288c895ea92", "nn-1a298aa575a0"] {
         let bytes = std::fs::read(support::net(&format!("{net}.nnue"))).unwrap();
         write("net_bytes", &format!("{net}-head"), &bytes[..4096]);
         write("net_bytes", &format!("{net}-header"), &bytes[..200]);

@@ -16,10 +16,11 @@ nnue::nnue!(include "sfnnv8.ron");
 nnue::nnue!(include "sfnnv9.ron");
 nnue::nnue!(include "sfnnv9-small.ron");
 nnue::nnue!(include "sfnnv10.ron");
+nnue::nnue!(include "sfnnv16.ron");
 // SFNNv10's form at 128 lanes, for net_edits_threats.
 nnue::nnue!(include "../../tests/composed/threats-and-pieces.ron");
 
-const ARCHITECTURES: [ArchEntry; 11] = [
+const ARCHITECTURES: [ArchEntry; 12] = [
     sfnnv1::ENTRY,
     sfnnv2::ENTRY,
     sfnnv3::ENTRY,
@@ -31,6 +32,7 @@ const ARCHITECTURES: [ArchEntry; 11] = [
     sfnnv9::ENTRY,
     sfnnv9_small::ENTRY,
     sfnnv10::ENTRY,
+    sfnnv16::ENTRY,
 ];
 
 /// An architecture file's text: parsed, checked and, when valid, turned

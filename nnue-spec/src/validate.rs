@@ -408,28 +408,24 @@ impl Validator {
         Some(Output { value: value?, rescale, forward, scale: spec.scale, eval: spec.eval })
     }
 
-    /// Resolves a sum of values of affine layers: `a`, or `a + b - c`.
+    /// Resolves a sum of values of affine layers: `a`, or `a + b - c` (the
+    /// signs between spaces).
     fn sum(&mut self, path: &str, text: &str, layers: &[Layer]) -> Option<Vec<Term>> {
+        let tokens: Vec<&str> = text.split_whitespace().collect();
+        let well_formed = tokens.len() % 2 == 1
+            && tokens.iter().enumerate().all(|(i, t)| (i % 2 == 1) == matches!(*t, "+" | "-"));
+        if !well_formed {
+            self.problem(path, format!("`{text}` is not a sum of references: write `a`, or `a + b - c` with spaces around the signs"));
+            return None;
+        }
         let mut terms = Vec::new();
-        let mut rest = text.trim();
-        let mut subtract = false;
         let mut ok = true;
-        loop {
-            let end = rest.find(['+', '-']).unwrap_or(rest.len());
-            let reference = rest[..end].trim();
-            if reference.is_empty() {
-                self.problem(path, format!("`{text}` is not a sum of references: write `name[index] + name[index] - ...`"));
-                return None;
-            }
+        for (i, reference) in tokens.iter().enumerate().step_by(2) {
+            let subtract = i > 0 && tokens[i - 1] == "-";
             match self.element(path, reference, layers) {
                 Some(element) => terms.push(Term { element, subtract }),
                 None => ok = false,
             }
-            if end == rest.len() {
-                break;
-            }
-            subtract = rest.as_bytes()[end] == b'-';
-            rest = &rest[end + 1..];
         }
         ok.then_some(terms)
     }

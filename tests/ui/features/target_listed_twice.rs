@@ -1,0 +1,3 @@
+nnue::nnue!(include "target_listed_twice.ron");
+
+fn main() {}

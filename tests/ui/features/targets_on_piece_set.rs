@@ -1,0 +1,3 @@
+nnue::nnue!(include "targets_on_piece_set.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "targets_without_hash.ron");
+
+fn main() {}

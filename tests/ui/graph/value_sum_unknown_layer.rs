@@ -1,0 +1,3 @@
+nnue::nnue!(include "value_sum_unknown_layer.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "unknown_piece_kind.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "rescale_by_zero.ron");
+
+fn main() {}
