@@ -32,6 +32,11 @@ pub trait SetUpdates {
     /// supports `L`'s instructions.
     unsafe fn tile<L: Lanes, const TILE: usize, const L1: usize>(&self, offset: usize, regs: &mut [L::V; TILE]);
 
+    /// Prefetches the lines of every removed and added row that the first
+    /// tile of `TILE * L::LANES` lanes reads, and every PSQT row: all of an
+    /// update's first misses at once.
+    fn prefetch_first<L: Lanes, const TILE: usize, const L1: usize, const B: usize>(&self);
+
     /// The same for the PSQT values.
     ///
     /// # Safety
@@ -87,6 +92,18 @@ impl<W: Widen> SetUpdates for SetUpdate<'_, W> {
     }
 
     #[inline(always)]
+    fn prefetch_first<L: Lanes, const TILE: usize, const L1: usize, const B: usize>(&self) {
+        let (w, p) = (self.weights.as_ptr(), self.psqt_weights.as_ptr());
+        for &f in self.removed.iter().chain(self.added) {
+            let start = w.wrapping_add(f as usize * L1).cast::<u8>();
+            for line in (0..TILE * L::LANES * core::mem::size_of::<W>()).step_by(64) {
+                crate::simd::prefetch(start.wrapping_add(line));
+            }
+            crate::simd::prefetch(p.wrapping_add(f as usize * B).cast::<u8>());
+        }
+    }
+
+    #[inline(always)]
     unsafe fn psqt<L: Lanes, const B: usize>(&self, psqt: &mut [i32; B]) {
         let base = *psqt;
         // The rows exist and the CPU supports `L` (the caller's guarantees).
@@ -125,6 +142,11 @@ macro_rules! tuple_updates {
             }
 
             #[inline(always)]
+            fn prefetch_first<L: Lanes, const TILE: usize, const L1: usize, const B: usize>(&self) {
+                $(self.$i.prefetch_first::<L, TILE, L1, B>();)+
+            }
+
+            #[inline(always)]
             unsafe fn psqt<L: Lanes, const B: usize>(&self, psqt: &mut [i32; B]) {
                 // SAFETY: the caller's guarantees hold for every part.
                 $(unsafe { self.$i.psqt::<L, B>(psqt) };)+
@@ -157,6 +179,7 @@ pub unsafe fn update_sets<L: Lanes, S: SetUpdates, const L1: usize, const TILE: 
 ) {
     const { assert!(TILE > 0 && L1.is_multiple_of(TILE * L::LANES)) };
     assert!(sets.rows_exist(L1, B), "feature index out of range");
+    sets.prefetch_first::<L, TILE, L1, B>();
     for tile in 0..L1 / (TILE * L::LANES) {
         let offset = tile * TILE * L::LANES;
         let mut regs: [L::V; TILE] =
