@@ -71,8 +71,8 @@ impl<const TARGETS: u64> FullThreats<TARGETS> {
         let occupied = |board: &Bitboards| board.iter().flatten().fold(0, |o, b| o | b);
         let (old_occupied, new_occupied) = (occupied(before), occupied(after));
         let attackers = changed | attackers_of(changed, before, old_occupied);
-        let old = threat_keys(&old_board, old_occupied, attackers);
-        let new = threat_keys(&new_board, new_occupied, attackers);
+        let old = threat_keys(&old_board, old_occupied, attackers, &targetable(TARGETS, before));
+        let new = threat_keys(&new_board, new_occupied, attackers, &targetable(TARGETS, after));
         let (old, new) = (old.as_slice(), new.as_slice());
         let (mut i, mut j) = (0, 0);
         while i < old.len() && j < new.len() {
@@ -133,17 +133,32 @@ fn piece(code: u32) -> Piece {
     Piece { color: if code < 6 { Color::White } else { Color::Black }, kind: PieceKind::ALL[code as usize % 6] }
 }
 
+/// For each attacking kind, the squares of `board` holding a piece of a kind
+/// it attacks as a feature (`targets` as [`FullThreats`]'s `TARGETS`).
+#[inline]
+fn targetable(targets: u64, board: &Bitboards) -> [Bitboard; 6] {
+    let [white, black] = board;
+    core::array::from_fn(|attacker| {
+        (0..6).filter(|&attacked| targets >> (6 * attacker + attacked) & 1 != 0).fold(0, |squares, attacked| squares | white[attacked] | black[attacked])
+    })
+}
+
 /// The threats of the pieces on `attackers` of a board given as the code of
-/// the piece on each square ([`codes`]) and the occupied squares, as keys
-/// `from << 14 | to << 8 | attacker << 4 | attacked` (square indices and
-/// piece codes), in ascending order. A board of at most 32 pieces has at
-/// most [`MAX_THREATS`] threats.
-fn threat_keys(board: &[u8; 64], occupied: Bitboard, attackers: Bitboard) -> FeatureBuffer<MAX_THREATS> {
+/// the piece on each square ([`codes`]) and the occupied squares, on the
+/// pieces of kinds they may attack as a feature (`targetable`, by attacker
+/// kind), as keys `from << 14 | to << 8 | attacker << 4 | attacked` (square
+/// indices and piece codes), in ascending order. A board of at most 32
+/// pieces has at most [`MAX_THREATS`] threats.
+fn threat_keys(board: &[u8; 64], occupied: Bitboard, attackers: Bitboard, targetable: &[Bitboard; 6]) -> FeatureBuffer<MAX_THREATS> {
     let mut keys = FeatureBuffer::default();
     for from in squares(occupied & attackers) {
         let attacker = u32::from(board[from.index()]);
+        let targets = targetable[attacker as usize % 6];
+        if targets == 0 {
+            continue;
+        }
         let base = (from.index() as u32) << 14 | attacker << 4;
-        for to in squares(attacks(piece(attacker), from, occupied) & occupied) {
+        for to in squares(attacks(piece(attacker), from, occupied) & targets) {
             keys.push((base | (to.index() as u32) << 8 | u32::from(board[to.index()])) as usize);
         }
     }
