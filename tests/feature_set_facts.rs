@@ -8,7 +8,7 @@ use nnue_spec::ir::{Encoding, FeatureSetKind, IntType};
 use nnue_spec::schema::{FeatureSpec, ThreatTargets};
 
 fn spec_with(set: FeatureSetKind, targets: Option<ThreatTargets>) -> (usize, usize, u32) {
-    let spec = FeatureSpec { set, weight: IntType::I16, encoding: None, hash: None, targets };
+    let spec = FeatureSpec { set, weight: IntType::I16, encoding: None, hash: None, targets, layout: None };
     let f = nnue_spec::feature_sets::describe(&spec, Encoding::Raw);
     (f.dimensions, f.max_active, f.hash)
 }
@@ -62,4 +62,41 @@ fn stockfish_19_threats() {
     let (dimensions, max_active, _) = spec_with(FeatureSetKind::FullThreats, Some(stockfish_19()));
     assert_eq!((dimensions, max_active), (FullThreats::<SF19>::DIMENSIONS, FullThreats::<SF19>::MAX_ACTIVE));
     assert_eq!(dimensions, 59_808);
+}
+
+/// A PieceSquare layout: buckets x planes x 64 in the spec, as in the
+/// runtime; Stockfish's HalfKAv2_hm written as a layout has its size.
+#[test]
+fn piece_square_layouts() {
+    use nnue_spec::schema::{Mirror, PieceSquareSpec, PlaneOrder};
+    let spec = |layout: PieceSquareSpec| {
+        let spec = FeatureSpec { set: FeatureSetKind::PieceSquare, weight: IntType::I16, encoding: None, hash: None, targets: None, layout: Some(layout) };
+        nnue_spec::feature_sets::describe(&spec, Encoding::Raw)
+    };
+    let hm = spec(PieceSquareSpec {
+        king_buckets: (0..32).rev().collect(),
+        mirror: Mirror::KingOnAToD,
+        planes: PlaneOrder::Interleaved,
+        merged_kings: true,
+    });
+    assert_eq!(hm.dimensions, HalfKAv2Hm::DIMENSIONS);
+    let layout = hm.layout.expect("a valid layout");
+    for square in 0..64 {
+        let king = nnue::runtime::Square::new(square as u8).unwrap();
+        // The runtime's bucket base of a white king on `square` (the board as
+        // white sees it, mirrored as HalfKAv2_hm does).
+        let oriented = if square % 8 < 4 { square ^ 7 } else { square };
+        assert_eq!(
+            usize::from(layout.king_buckets[oriented]) * 704,
+            nnue::runtime::features::PieceSquare::<nnue::runtime::features::StockfishHalfKAv2Hm>::bucket_base(nnue::runtime::Color::White, king)
+        );
+    }
+    // Obsidian's 4 buckets by the own king's square: 12 planes of 64.
+    let obsidian = spec(PieceSquareSpec {
+        king_buckets: [0, 0, 1, 1, 1, 1, 0, 0].into_iter().chain([2; 8]).chain([3; 48]).collect(),
+        mirror: Mirror::KingOnEToH,
+        planes: PlaneOrder::SideMajor,
+        merged_kings: false,
+    });
+    assert_eq!(obsidian.dimensions, 4 * 768);
 }

@@ -19,6 +19,7 @@ nnue::nnue!(include "sfnnv9.ron");
 nnue::nnue!(include "sfnnv9-small.ron");
 nnue::nnue!(include "sfnnv10.ron");
 nnue::nnue!(include "sfnnv16.ron");
+nnue::nnue!(include "tests/piece_square/sfnnv9-piece-square.ron");
 
 /// How the reference file states the entry point's value.
 enum Value {
@@ -187,6 +188,20 @@ fn sf_18_sfnnv10() {
         "sf_18/nn-c288c895ea92.tsv",
         "nn-c288c895ea92.nnue",
         sfnnv10::ENTRY,
+        Value::Sum("nnue_psqt_div16", "nnue_positional_div16"),
+    );
+}
+
+/// HalfKAv2_hm is an instance of the PieceSquare vocabulary: Stockfish
+/// 17.1's net through `sfnnv9.ron` with the feature set written out as a
+/// layout (same hash words) gives every reference row.
+#[test]
+fn sf_17_1_through_a_piece_square_layout() {
+    assert_eq!(sfnnv9_piece_square::HEADER_HASH, sfnnv9::HEADER_HASH);
+    check(
+        "sf_17.1/nn-1c0000000000.tsv",
+        "nn-1c0000000000.nnue",
+        sfnnv9_piece_square::ENTRY,
         Value::Sum("nnue_psqt_div16", "nnue_positional_div16"),
     );
 }

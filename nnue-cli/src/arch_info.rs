@@ -74,7 +74,23 @@ fn weight_bytes(ty: nnue_spec::ir::IntType) -> usize {
 fn nodes(arch: &Arch) -> Vec<Node> {
     let t = &arch.transformer;
     let features: usize = arch.features.iter().map(|f| f.dimensions).sum();
-    let feature_names: Vec<String> = arch.features.iter().map(|f| format!("{:?} ({} features, {:?})", f.kind, f.dimensions, f.weight)).collect();
+    let feature_names: Vec<String> = arch
+        .features
+        .iter()
+        .map(|f| match &f.layout {
+            Some(l) => format!(
+                "{:?} ({} features: {} king buckets, mirror {:?}, {:?} planes{}; {:?})",
+                f.kind,
+                f.dimensions,
+                l.buckets,
+                l.mirror,
+                l.planes,
+                if l.merged_kings { ", kings in one plane" } else { "" },
+                f.weight
+            ),
+            None => format!("{:?} ({} features, {:?})", f.kind, f.dimensions, f.weight),
+        })
+        .collect();
     let mut nodes = vec![Node {
         name: "transformer".to_owned(),
         what: format!(

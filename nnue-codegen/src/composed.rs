@@ -26,6 +26,7 @@ pub fn field(kind: FeatureSetKind) -> Ident {
         FeatureSetKind::HalfKAv2_hm => "half_ka_v2_hm",
         FeatureSetKind::FullThreats => "full_threats",
         FeatureSetKind::PP_3Wide => "pp_3wide",
+        FeatureSetKind::PieceSquare => "piece_square",
     })
 }
 

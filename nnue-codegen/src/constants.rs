@@ -15,6 +15,41 @@ pub fn feature_set_type(kind: FeatureSetKind) -> TokenStream {
         // The architecture's own targets: see `threat_features`.
         FeatureSetKind::FullThreats => quote!(ThreatFeatures),
         FeatureSetKind::PP_3Wide => quote!(#rt::features::PawnPairs),
+        // The architecture's own layout: see `piece_square_features`.
+        FeatureSetKind::PieceSquare => quote!(PieceSquareFeatures),
+    }
+}
+
+/// `PieceSquareFeatures`, the piece-square set of `set`'s layout.
+fn piece_square_features(set: &FeatureSet) -> TokenStream {
+    let rt = runtime();
+    let layout = set.layout.as_ref().expect("a validated PieceSquare set has a layout");
+    let buckets = layout.king_buckets.iter().map(|&b| crate::tokens::int(usize::from(b)));
+    let count = int(layout.buckets);
+    let hash = hex(set.hash);
+    let mirror = crate::tokens::ident(&format!("{:?}", layout.mirror));
+    let planes = crate::tokens::ident(match layout.planes {
+        nnue_spec::ir::PlaneOrder::SideMajor => "SideMajor",
+        nnue_spec::ir::PlaneOrder::Interleaved => "Interleaved",
+    });
+    let merged = layout.merged_kings;
+    quote! {
+        /// The piece-square set's layout, as the architecture file gives it.
+        pub struct PieceSquareLayout;
+
+        impl #rt::features::PieceSquareLayout for PieceSquareLayout {
+            const NAME: &'static str = "PieceSquare";
+            const HASH: u32 = #hash;
+            /// The bucket of each square a1..h8 of the perspective's oriented king.
+            const KING_BUCKETS: [u8; 64] = [#(#buckets),*];
+            const BUCKETS: usize = #count;
+            const MIRROR: #rt::features::Mirror = #rt::features::Mirror::#mirror;
+            const PLANE_ORDER: #rt::features::PlaneOrder = #rt::features::PlaneOrder::#planes;
+            const MERGED_KINGS: bool = #merged;
+        }
+
+        /// The piece-square feature set of this layout.
+        pub type PieceSquareFeatures = #rt::features::PieceSquare<PieceSquareLayout>;
     }
 }
 
@@ -63,6 +98,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
         (quote!(), quote!(#(#dimensions)+*))
     };
     let threat_features = arch.features.iter().find(|f| f.kind == FeatureSetKind::FullThreats).map(threat_features);
+    let piece_square = arch.features.iter().find(|f| f.kind == FeatureSetKind::PieceSquare).map(piece_square_features);
     let layers = arch.layers.iter().map(|l| {
         let name = &l.name;
         let kind = match l.kind {
@@ -108,6 +144,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
 
         #feature_set
         #threat_features
+        #piece_square
         /// The transformer's state for one position, both perspectives.
         pub type Accumulator = #rt::Accumulator<L1, PSQT_BUCKETS>;
 

@@ -2,8 +2,8 @@
 //! needs them (sizes and hash words). The runtime's feature sets carry the same
 //! numbers; `tests/feature_set_facts.rs` checks that they agree.
 
-use crate::ir::FeatureSet;
-use crate::schema::{Encoding, FeatureSetKind, FeatureSpec, IntType, PieceKind, ThreatTargets};
+use crate::ir::{FeatureSet, PieceSquareLayout};
+use crate::schema::{Encoding, FeatureSetKind, FeatureSpec, IntType, Mirror, PieceKind, PieceSquareSpec, ThreatTargets};
 
 /// The fields of [`ThreatTargets`], by attacker in [`PieceKind`] order.
 pub const KIND_FIELDS: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
@@ -22,6 +22,10 @@ pub fn describe(spec: &FeatureSpec, encoding: Encoding) -> FeatureSet {
         (FeatureSetKind::FullThreats, None) => stockfish_18_targets(),
         _ => Vec::new(),
     };
+    let layout = match (kind, &spec.layout) {
+        (FeatureSetKind::PieceSquare, Some(layout)) => piece_square_layout(layout),
+        _ => None,
+    };
     let (dimensions, max_active, hash) = match kind {
         // 64 king squares x (10 piece kinds x 64 squares + 1).
         FeatureSetKind::HalfKP => (64 * 641, 30, 0x5D69_D5B9 ^ 1),
@@ -39,9 +43,44 @@ pub fn describe(spec: &FeatureSpec, encoding: Encoding) -> FeatureSet {
         // Unordered pairs of 96 pawn places (48 squares x 2 colours); 16
         // pawns make at most 120 pairs.
         FeatureSetKind::PP_3Wide => (96 * 95 / 2, 120, 0x86F2_B1DD),
+        // Buckets x planes x 64 squares; an invalid layout (reported by the
+        // validator) counts as none. No hash word unless given.
+        FeatureSetKind::PieceSquare => {
+            let dimensions = layout.as_ref().map_or(0, |l| l.buckets * if l.merged_kings { 11 } else { 12 } * 64);
+            (dimensions, 32, 0)
+        }
     };
     let hash = spec.hash.unwrap_or(hash);
-    FeatureSet { kind, dimensions, max_active, hash, weight: spec.weight, encoding: spec.encoding.unwrap_or(encoding), targets }
+    FeatureSet { kind, dimensions, max_active, hash, weight: spec.weight, encoding: spec.encoding.unwrap_or(encoding), targets, layout }
+}
+
+/// The resolved layout of a piece-square set, `None` if its king buckets
+/// are not 64 entries (or 32 with mirroring) numbering every bucket from 0.
+pub fn piece_square_layout(spec: &PieceSquareSpec) -> Option<PieceSquareLayout> {
+    let mut king_buckets = [0u8; 64];
+    match (spec.king_buckets.len(), spec.mirror) {
+        (64, _) => king_buckets.copy_from_slice(&spec.king_buckets),
+        (32, Mirror::KingOnAToD | Mirror::KingOnEToH) => {
+            let mirror = spec.mirror;
+            // The four files the oriented king stands on, rank by rank; the
+            // other four hold their mirror images.
+            let first_file = if mirror == Mirror::KingOnAToD { 4 } else { 0 };
+            for (i, &bucket) in spec.king_buckets.iter().enumerate() {
+                let (rank, file) = (i / 4, first_file + i % 4);
+                king_buckets[rank * 8 + file] = bucket;
+                king_buckets[rank * 8 + (7 - file)] = bucket;
+            }
+        }
+        _ => return None,
+    }
+    let buckets = usize::from(*spec.king_buckets.iter().max()?) + 1;
+    (0..buckets).all(|b| spec.king_buckets.contains(&(b as u8))).then_some(PieceSquareLayout {
+        king_buckets,
+        buckets,
+        mirror: spec.mirror,
+        planes: spec.planes,
+        merged_kings: spec.merged_kings,
+    })
 }
 
 /// The targets of each attacker kind, in [`PieceKind`] order.
@@ -72,6 +111,7 @@ pub fn name(kind: FeatureSetKind) -> &'static str {
         FeatureSetKind::HalfKAv2_hm => "HalfKAv2_hm",
         FeatureSetKind::FullThreats => "FullThreats",
         FeatureSetKind::PP_3Wide => "PP_3Wide",
+        FeatureSetKind::PieceSquare => "PieceSquare",
     }
 }
 

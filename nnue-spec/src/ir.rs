@@ -1,7 +1,7 @@
 //! The validated, resolved architecture: every size computed, every name
 //! resolved to an index, every hash known. Code generation reads only this.
 
-pub use crate::schema::{Encoding, EvalRule, FeatureSetKind, IntType, PieceKind, PsqtPlacement};
+pub use crate::schema::{Encoding, EvalRule, FeatureSetKind, IntType, Mirror, PieceKind, PlaneOrder, PsqtPlacement};
 
 /// A checked architecture.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,6 +42,20 @@ pub struct FeatureSet {
     /// FullThreats: the kinds each kind attacks as a feature, by attacker
     /// in [`PieceKind`] order; empty for the other sets.
     pub targets: Vec<Vec<PieceKind>>,
+    /// PieceSquare: its layout.
+    pub layout: Option<PieceSquareLayout>,
+}
+
+/// A piece-square set's layout, resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PieceSquareLayout {
+    /// The bucket of each square a1..h8 of the oriented king (all 64; the
+    /// mirrored-away files copy their mirror images).
+    pub king_buckets: [u8; 64],
+    pub buckets: usize,
+    pub mirror: Mirror,
+    pub planes: PlaneOrder,
+    pub merged_kings: bool,
 }
 
 /// The feature transformer.

@@ -107,6 +107,49 @@ pub enum FeatureSetKind {
     /// Stockfish 19: one feature per pair of pawns (of either colour) on the
     /// same or adjacent files, 4560 inputs.
     PP_3Wide,
+    /// One feature per piece in a bucket of the own king's square, as its
+    /// `layout` describes (king buckets, mirroring, plane order).
+    PieceSquare,
+}
+
+/// The layout of a `PieceSquare` set.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PieceSquareSpec {
+    /// The bucket of each square of the perspective's own king, on the board
+    /// seen from the perspective (ranks flipped for black) and mirrored as
+    /// `mirror` says: 64 entries a1, b1, .. h8; or, when mirrored, 32 for the
+    /// four files the king then stands on, rank by rank.
+    pub king_buckets: Vec<u8>,
+    #[serde(default)]
+    pub mirror: Mirror,
+    #[serde(default)]
+    pub planes: PlaneOrder,
+    /// Both kings in one plane (11 planes instead of 12).
+    #[serde(default)]
+    pub merged_kings: bool,
+}
+
+/// When a perspective's board is mirrored (files flipped).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+pub enum Mirror {
+    #[default]
+    None,
+    /// When its king stands on files a-d (Stockfish's HalfKAv2_hm).
+    KingOnAToD,
+    /// When its king stands on files e-h (bullet nets).
+    KingOnEToH,
+}
+
+/// The order of a piece-square set's planes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+pub enum PlaneOrder {
+    /// Own pawn, own knight, .. own king, then the opponent's: `384 *
+    /// (colour != perspective) + 64 * kind` (bullet).
+    #[default]
+    SideMajor,
+    /// Own pawn, their pawn, own knight, .. (Stockfish).
+    Interleaved,
 }
 
 /// The kinds of piece.
@@ -153,6 +196,9 @@ pub struct FeatureSpec {
     /// default Stockfish 18's table.
     #[serde(default, deserialize_with = "present")]
     pub targets: Option<ThreatTargets>,
+    /// PieceSquare only (and required there): its layout.
+    #[serde(default, deserialize_with = "present")]
+    pub layout: Option<PieceSquareSpec>,
 }
 
 /// An optional field written as its bare value.

@@ -131,6 +131,24 @@ impl Validator {
                     self.problem(format!("features[{i}].targets"), format!("{name} has no targets: only FullThreats lists the kinds each kind attacks"));
                 }
             }
+            match (&f.layout, f.set) {
+                (None, schema::FeatureSetKind::PieceSquare) => {
+                    self.problem(format!("features[{i}].set"), "PieceSquare needs a `layout`: its king buckets, mirroring and plane order");
+                }
+                (Some(_), schema::FeatureSetKind::PieceSquare) | (None, _) => {}
+                (Some(_), _) => {
+                    self.problem(format!("features[{i}].layout"), format!("{name} has a fixed layout: only PieceSquare takes one"));
+                }
+            }
+            if let (Some(layout), schema::FeatureSetKind::PieceSquare) = (&f.layout, f.set) {
+                let n = layout.king_buckets.len();
+                let path = format!("features[{i}].layout.king_buckets");
+                if !(n == 64 || (n == 32 && layout.mirror != schema::Mirror::None)) {
+                    self.problem(path, format!("{n} king buckets: give 64 (one per square), or 32 with mirroring (the four files the king is mirrored onto)"));
+                } else if let Some(missing) = (0..layout.king_buckets.iter().copied().max().unwrap_or(0)).find(|b| !layout.king_buckets.contains(b)) {
+                    self.problem(path, format!("bucket {missing} is never used: number the buckets from 0 without gaps"));
+                }
+            }
             if let Some(targets) = &f.targets {
                 let table = feature_sets::targets_table(targets);
                 for (attacker, kinds) in table.iter().enumerate() {

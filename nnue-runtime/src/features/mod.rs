@@ -3,19 +3,23 @@
 
 mod buffer;
 mod full_threats;
-mod half_ka_v2;
-mod half_ka_v2_hm;
 mod half_kp;
 mod pawn_pairs;
+mod piece_square;
 mod threat_changes;
 
 pub use buffer::{FeatureBuffer, FeatureSink};
 pub use full_threats::{threat_targets, FullThreats, Threat, MAX_THREATS, STOCKFISH_18_TARGETS};
-pub use half_ka_v2::HalfKAv2;
 pub use threat_changes::ThreatChanges;
-pub use half_ka_v2_hm::HalfKAv2Hm;
 pub use half_kp::HalfKP;
 pub use pawn_pairs::{PawnChanges, PawnPairs};
+pub use piece_square::{Mirror, PieceSquare, PieceSquareLayout, PlaneOrder, StockfishHalfKAv2, StockfishHalfKAv2Hm};
+
+/// Stockfish 14's HalfKAv2, an instance of [`PieceSquare`].
+pub type HalfKAv2 = PieceSquare<StockfishHalfKAv2>;
+
+/// Stockfish 14.1's HalfKAv2_hm, an instance of [`PieceSquare`].
+pub type HalfKAv2Hm = PieceSquare<StockfishHalfKAv2Hm>;
 
 use crate::position::{Color, Piece, Position, Square};
 

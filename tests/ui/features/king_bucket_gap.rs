@@ -1,0 +1,3 @@
+nnue::nnue!(include "king_bucket_gap.ron");
+
+fn main() {}

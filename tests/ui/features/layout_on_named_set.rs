@@ -1,0 +1,3 @@
+nnue::nnue!(include "layout_on_named_set.ron");
+
+fn main() {}

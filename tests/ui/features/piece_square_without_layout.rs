@@ -1,0 +1,3 @@
+nnue::nnue!(include "piece_square_without_layout.ron");
+
+fn main() {}
