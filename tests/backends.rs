@@ -121,6 +121,7 @@ backend_tests! {
     sfnnv8_backends_equal_scalar: sfnnv8, "sfnnv8.ron", 12;
     sfnnv9_backends_equal_scalar: sfnnv9, "sfnnv9.ron", 12;
     sfnnv9_small_backends_equal_scalar: sfnnv9_small, "sfnnv9-small.ron", 64;
+    king_buckets_backends_equal_scalar: king_buckets, "tests/piece_square/king_buckets.ron", 64;
 }
 
 /// Composed transformers (several feature sets, i8 rows, FullThreats) have

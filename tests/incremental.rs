@@ -179,6 +179,7 @@ random_net_tests! {
     sfnnv9_small_random_net: sfnnv9_small, "sfnnv9-small.ron";
     sfnnv10_random_net: sfnnv10, "sfnnv10.ron";
     sfnnv16_random_net: sfnnv16, "sfnnv16.ron";
+    king_buckets_random_net: king_buckets, "tests/piece_square/king_buckets.ron";
 }
 
 macro_rules! real_net_tests {
@@ -280,5 +281,48 @@ fn bitboards_agree_with_the_pieces() {
         let board = Board::from_position(&pos).unwrap();
         assert_eq!(pos.bitboards(), board.bitboards(), "position {i}");
         assert_ne!(pos.bitboards(), [[0; 6]; 2]);
+    }
+}
+
+/// With few king buckets, a king move within a bucket and on one side of
+/// the mirror is an update (only the king's own feature changes); a move to
+/// another bucket or across the mirror refreshes. Through the stack, both
+/// kinds give the fresh evaluation.
+#[test]
+fn king_moves_within_a_bucket_are_updates() {
+    use king_buckets::king_buckets as arch;
+    use nnue::runtime::{Color, MoveChanges, Piece, PieceChange, PieceKind, Square};
+    let sq = |name: &str| Square::from_file_rank(name.as_bytes()[0] - b'a', name.as_bytes()[1] - b'1').unwrap();
+    let white = Color::White;
+    // c1 and d1: bucket 1, files a-d; e2 and h2: bucket 2, both mirrored.
+    assert!(arch::Network::same_view(white, sq("c1"), sq("d1")));
+    assert!(arch::Network::same_view(white, sq("e2"), sq("h2")));
+    // b1 is bucket 0; e1 is d1 mirrored (same bucket, other orientation).
+    assert!(!arch::Network::same_view(white, sq("c1"), sq("b1")));
+    assert!(!arch::Network::same_view(white, sq("d1"), sq("e1")));
+    // Black sees its own king's ranks flipped: c8 and d8 are its c1 and d1.
+    assert!(arch::Network::same_view(Color::Black, sq("c8"), sq("d8")));
+    let king_move = |from: &str, to: &str| {
+        let mut changes = MoveChanges::default();
+        changes.push(PieceChange { piece: Piece { color: white, kind: PieceKind::King }, from: Some(sq(from)), to: Some(sq(to)) });
+        changes
+    };
+    let (mut removed, mut added) = (<arch::Network as Network>::Changes::default(), <arch::Network as Network>::Changes::default());
+    assert!(king_move("c1", "d1").features(white, sq("d1"), arch::Network::same_view, arch::Network::feature, &mut removed, &mut added));
+    assert_eq!((removed.as_slice().len(), added.as_slice().len()), (1, 1), "only the king's feature");
+    assert!(!king_move("c1", "b1").changes_view(Color::Black, arch::Network::same_view), "the other side's view is unchanged");
+    assert!(king_move("c1", "b1").changes_view(white, arch::Network::same_view));
+
+    // Through the stack: 1. Kd1 (from c1) is an update, then Kc1 Kb1 a refresh.
+    let net = arch::Network::from_bytes_with_isa(&arch::random_net_file(5), Isa::best()).unwrap();
+    let mut stack = AccumulatorStack::new(&net);
+    let mut pos: Chess = "4k3/pppppppp/8/8/8/8/PPPPPPPP/2K5 w - - 0 1".parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+    stack.reset(&pos);
+    stack.evaluate(&net, &pos);
+    for uci in ["c1d1", "e8d8", "d1c1", "d8e8", "c1b1"] {
+        let m = uci.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&pos).unwrap();
+        stack.push(&nnue::runtime::shakmaty::move_changes(&pos, &m));
+        pos.play_unchecked(m);
+        assert_eq!(stack.evaluate(&net, &pos), evaluate_fresh(&net, &pos), "after {uci}");
     }
 }

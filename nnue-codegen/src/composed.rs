@@ -345,16 +345,15 @@ pub fn incremental(arch: &Arch) -> Option<TokenStream> {
     let offsets: Vec<TokenStream> = ranges(arch).into_iter().map(|(start, _)| start).collect();
     let sets = || arch.features.iter().zip(&offsets);
     let board_features = arch.features.iter().any(|f| !per_piece(f.kind));
-    // Threat features are oriented by the king's file half.
-    let king_move_refreshes = if board_features {
-        quote!(true)
-    } else {
-        let sets = arch.features.iter().map(|f| {
-            let ty = feature_set_type(f.kind);
-            quote!(<#ty as #rt::FeatureSet>::KING_RELATIVE)
-        });
-        quote!(#(#sets)||*)
-    };
+    // A king move is an update only if every set sees the board as before.
+    let same_views = arch.features.iter().map(|f| {
+        let ty = feature_set_type(f.kind);
+        if per_piece(f.kind) {
+            quote!(<#ty as #rt::FeatureSet>::same_view(perspective, a, b))
+        } else {
+            quote!(#ty::same_view(perspective, a, b))
+        }
+    });
     let max = arch.features.iter().map(max_active);
     let feature = match sets().find(|(f, _)| per_piece(f.kind)) {
         Some((f, offset)) => {
@@ -380,13 +379,16 @@ pub fn incremental(arch: &Arch) -> Option<TokenStream> {
     });
     let unused = board_sets.is_empty().then(|| quote!(let _ = (perspective, king, changes, removed, added);));
     Some(quote! {
-        const KING_MOVE_REFRESHES: bool = #king_move_refreshes;
         const BOARD_FEATURES: bool = #board_features;
         type Changes = #rt::features::FeatureBuffer<{ #(#max)+* }>;
         type BoardChanges = (#(#board_types,)*);
 
         fn feature(perspective: #rt::Color, king: #rt::Square, square: #rt::Square, piece: #rt::Piece) -> ::core::option::Option<usize> {
             #feature
+        }
+
+        fn same_view(perspective: #rt::Color, a: #rt::Square, b: #rt::Square) -> bool {
+            #(#same_views)&&*
         }
 
         fn board_changes(before: &#rt::Bitboards, after: &#rt::Bitboards, changes: &mut Self::BoardChanges) {

@@ -149,9 +149,12 @@ pub fn generate(arch: &Arch) -> TokenStream {
     // a piece has at most one per-piece feature (see `composed::incremental`).
     let incremental = if plain {
         Some(quote! {
-            const KING_MOVE_REFRESHES: bool = <FeatureSet as #rt::FeatureSet>::KING_RELATIVE;
             type Changes = #rt::FeatureList;
             type BoardChanges = ();
+
+            fn same_view(perspective: #rt::Color, a: #rt::Square, b: #rt::Square) -> bool {
+                <FeatureSet as #rt::FeatureSet>::same_view(perspective, a, b)
+            }
 
             fn feature(perspective: #rt::Color, king: #rt::Square, square: #rt::Square, piece: #rt::Piece) -> ::core::option::Option<usize> {
                 <FeatureSet as #rt::FeatureSet>::index(perspective, king, square, piece)

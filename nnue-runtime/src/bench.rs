@@ -274,7 +274,7 @@ pub fn update<N: Network>(net: &N, board: &Chess, changes: &MoveChanges, before:
         let (mut removed, mut added) = (N::Changes::default(), N::Changes::default());
         let king = board.king_square(perspective);
         let incremental =
-            changes.features(perspective, king, N::KING_MOVE_REFRESHES, N::feature, &mut removed, &mut added);
+            changes.features(perspective, king, N::same_view, N::feature, &mut removed, &mut added);
         assert!(incremental, "update() is for non-king moves");
         if N::BOARD_FEATURES {
             N::board_features(perspective, king, &board_changes, &mut removed, &mut added);

@@ -34,25 +34,30 @@ impl MoveChanges {
         self.items[..self.len].iter().flatten()
     }
 
-    /// Whether `color`'s king moved.
-    pub fn moves_king(&self, color: Color) -> bool {
-        self.iter().any(|c| c.piece.kind == PieceKind::King && c.piece.color == color)
+    /// Whether `perspective`'s own king moved to a square from which it sees
+    /// the board otherwise (`same_view` false for its squares before and
+    /// after): then every feature of that perspective may change.
+    pub fn changes_view(&self, perspective: Color, same_view: impl Fn(Color, Square, Square) -> bool) -> bool {
+        self.iter().any(|c| {
+            c.piece.kind == PieceKind::King
+                && c.piece.color == perspective
+                && !matches!((c.from, c.to), (Some(from), Some(to)) if same_view(perspective, from, to))
+        })
     }
 
     /// The removed and added features from `perspective` (whose king is on
     /// `king` after the move), via `index`. Returns `false`, leaving the lists
-    /// unspecified, when `perspective`'s own king moved and `king_refreshes`
-    /// (its features all change: refresh instead).
+    /// unspecified, when [`MoveChanges::changes_view`] (refresh instead).
     pub fn features(
         &self,
         perspective: Color,
         king: Square,
-        king_refreshes: bool,
+        same_view: impl Fn(Color, Square, Square) -> bool,
         index: impl Fn(Color, Square, Square, Piece) -> Option<usize>,
         removed: &mut impl FeatureSink,
         added: &mut impl FeatureSink,
     ) -> bool {
-        if king_refreshes && self.moves_king(perspective) {
+        if self.changes_view(perspective, same_view) {
             return false;
         }
         for change in self.iter() {

@@ -37,9 +37,6 @@ pub trait Network: Send + Sync + Sized + 'static {
     const TRANSFORMED: usize;
     /// Number of layer stacks (and PSQT buckets, when there are any).
     const LAYER_STACKS: usize;
-    /// Whether a move of a perspective's own king changes every feature of
-    /// that perspective (then it needs a refresh, not an update).
-    const KING_MOVE_REFRESHES: bool;
     /// Whether some features depend on more than one piece (FullThreats):
     /// then the features a move changes are the per-piece ones
     /// ([`Network::feature`] of each changed piece) and those of
@@ -83,6 +80,11 @@ pub trait Network: Send + Sync + Sized + 'static {
     /// networks without a per-piece feature set). Features are numbered
     /// across all the network's feature sets, in file order.
     fn feature(perspective: Color, king: crate::Square, square: crate::Square, piece: crate::Piece) -> Option<usize>;
+    /// Whether every feature but the king's own is the same from
+    /// `perspective` with its king on `a` and on `b` (for every feature
+    /// set): a move of that king between them is then an incremental update;
+    /// otherwise the perspective is refreshed (through the refresh cache).
+    fn same_view(perspective: Color, a: crate::Square, b: crate::Square) -> bool;
     /// Sets `changes` to what the change of the board from `before` to
     /// `after` does to the features that depend on more than one piece
     /// (only called when [`Network::BOARD_FEATURES`]).

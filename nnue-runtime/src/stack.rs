@@ -5,8 +5,9 @@
 //! evaluated does the stack compute its accumulators, per perspective: it
 //! walks back to the nearest node whose accumulator is known and applies the
 //! pending changes one move at a time (so sibling nodes find their parent
-//! computed), or, when a move on the way moved that perspective's king (all
-//! its features change), refreshes the current position through the
+//! computed), or, when a move on the way moved that perspective's king to
+//! where it sees the board otherwise ([`Network::same_view`] false: its
+//! features may all change), refreshes the current position through the
 //! [`RefreshCache`].
 //!
 //! For networks whose features depend on more than one piece
@@ -171,7 +172,7 @@ impl<N: Network> AccumulatorStack<N> {
             if node.computed[p] {
                 break Some(i);
             }
-            if i == 0 || (N::KING_MOVE_REFRESHES && node.changes.moves_king(perspective)) {
+            if i == 0 || node.changes.changes_view(perspective, N::same_view) {
                 break None;
             }
             i -= 1;
@@ -185,12 +186,12 @@ impl<N: Network> AccumulatorStack<N> {
                     let incremental = to.changes.features(
                         perspective,
                         to.kings[p],
-                        N::KING_MOVE_REFRESHES,
+                        N::same_view,
                         N::feature,
                         &mut removed,
                         &mut added,
                     );
-                    debug_assert!(incremental, "the walk stops at king moves");
+                    debug_assert!(incremental, "the walk stops at king moves that change the view");
                     if N::BOARD_FEATURES {
                         if !to.board_changes_found {
                             N::board_changes(&from.board, &to.board, &mut to.board_changes);

@@ -224,6 +224,13 @@ impl<const TARGETS: u64> FullThreats<TARGETS> {
         orientation(perspective, king)
     }
 
+    /// Whether `perspective`'s king on `a` and on `b` orients the board the
+    /// same way (then every threat has the same feature).
+    #[inline]
+    pub fn same_view(perspective: Color, a: Square, b: Square) -> bool {
+        orientation(perspective, a) == orientation(perspective, b)
+    }
+
     /// The feature of `threat` from `perspective`, whose king is on `king`;
     /// `None` if the attack is no feature (an excluded pair of kinds, the
     /// lower half of a same-kind pair, or a `to` out of the attacker's reach).

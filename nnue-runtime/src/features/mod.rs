@@ -33,13 +33,19 @@ pub trait FeatureSet {
     const MAX_ACTIVE: usize;
     /// The hash word Stockfish mixes into the transformer's hash.
     const HASH: u32;
-    /// Whether a perspective's features depend on its king square (so a move
-    /// of that king needs a refresh).
-    const KING_RELATIVE: bool = true;
 
     /// The feature of `piece` on `square` from `perspective`, whose king is on
     /// `king`; `None` for pieces the set ignores (kings in HalfKP).
     fn index(perspective: Color, king: Square, square: Square, piece: Piece) -> Option<usize>;
+
+    /// Whether every piece has the same feature from `perspective` with its
+    /// king on `a` and on `b` (the king's own feature aside): then a move of
+    /// that king from one to the other is an update, not a refresh. By
+    /// default only when `a == b`.
+    fn same_view(perspective: Color, a: Square, b: Square) -> bool {
+        let _ = perspective;
+        a == b
+    }
 
     /// Appends every active feature of `pos` from `perspective`.
     fn active_features(pos: &impl Position, perspective: Color, out: &mut FeatureList) {

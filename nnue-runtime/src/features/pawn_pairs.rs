@@ -79,6 +79,13 @@ impl PawnPairs {
         48 * usize::from(color != perspective) + square.xor(orientation).index() - 8
     }
 
+    /// Whether `perspective`'s king on `a` and on `b` orients the board the
+    /// same way (then every pair has the same feature).
+    #[inline]
+    pub fn same_view(perspective: Color, a: Square, b: Square) -> bool {
+        orientation(perspective, a) == orientation(perspective, b)
+    }
+
     /// The feature of the pawns `a` and `b` (colour and square, on ranks 2
     /// to 7, on different squares) from `perspective`, whose king is on
     /// `king`.

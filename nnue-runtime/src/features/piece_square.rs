@@ -103,6 +103,14 @@ impl<L: PieceSquareLayout> FeatureSet for PieceSquare<L> {
     const MAX_ACTIVE: usize = 32;
     const HASH: u32 = L::HASH;
 
+    /// The same orientation and bucket: a king move within a bucket, on one
+    /// side of the mirror, changes only the king's feature.
+    #[inline]
+    fn same_view(perspective: Color, a: Square, b: Square) -> bool {
+        Self::orientation(perspective, a) == Self::orientation(perspective, b)
+            && Self::bucket_base(perspective, a) == Self::bucket_base(perspective, b)
+    }
+
     #[inline]
     fn index(perspective: Color, king: Square, square: Square, piece: Piece) -> Option<usize> {
         let orientation = Self::orientation(perspective, king);
