@@ -7,7 +7,7 @@ use std::path::Path;
 
 fn expansion(c: &mut Criterion) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("archs");
-    for name in ["sfnnv1", "sfnnv9", "sfnnv9-small", "sfnnv10"] {
+    for name in ["sfnnv1", "sfnnv9", "sfnnv9-small", "sfnnv10", "sfnnv16"] {
         let text = std::fs::read_to_string(dir.join(format!("{name}.ron"))).unwrap();
         let options = nnue_codegen::Options::default();
         let tokens = nnue_codegen::generate(&nnue_spec::parse(&text).unwrap(), &options).to_string();
