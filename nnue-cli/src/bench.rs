@@ -2,11 +2,19 @@
 //! (`tests/reference/stockfish-timings.md`).
 
 use crate::archs::{self, with_network};
-use nnue::runtime::bench::{parse_moves, Bench, BenchPosition, Operation, TIMING_MOVES};
+use nnue::runtime::bench::{parse_moves, walk_shared, Bench, BenchPosition, Operation, TIMING_MOVES};
 use nnue::runtime::{Isa, LoadOptions, Network};
 use std::path::Path;
 
-pub fn run(net: &Path, isas: &[Isa], allow_overflow: bool, moves: Option<&Path>, runs: usize, ops: Option<&str>) -> Result<(), String> {
+pub fn run(
+    net: &Path,
+    isas: &[Isa],
+    allow_overflow: bool,
+    moves: Option<&Path>,
+    runs: usize,
+    ops: Option<&str>,
+    threads: usize,
+) -> Result<(), String> {
     let ops: Vec<Operation> = match ops {
         None => Operation::ALL.to_vec(),
         Some(names) => names
@@ -22,7 +30,11 @@ pub fn run(net: &Path, isas: &[Isa], allow_overflow: bool, moves: Option<&Path>,
             parse_moves(&text).map_err(|e| format!("{}: {e}", moves.display()))?
         }
     };
-    println!("net\tarch\tisa\t{}", ops.iter().map(|op| format!("{} (ns)", op.name())).collect::<Vec<_>>().join("\t"));
+    let column = |op: &Operation| match op {
+        Operation::Walk if threads > 1 => format!("{}, {threads} threads (ns)", op.name()),
+        op => format!("{} (ns)", op.name()),
+    };
+    println!("net\tarch\tisa\t{}", ops.iter().map(column).collect::<Vec<_>>().join("\t"));
     for &isa in isas {
         let network = archs::load(
             &bytes,
@@ -32,7 +44,7 @@ pub fn run(net: &Path, isas: &[Isa], allow_overflow: bool, moves: Option<&Path>,
             },
         )
         .map_err(|e| format!("{}: {e}", net.display()))?;
-        let medians = with_network!(&*network, net => measure(net, positions.clone(), runs, &ops))
+        let medians = with_network!(&*network, net => measure(net, positions.clone(), runs, &ops, threads))
             .ok_or_else(|| archs::not_incremental(&*network))?;
         let name = net.file_name().map_or_else(|| net.display().to_string(), |n| n.to_string_lossy().into_owned());
         let cells: Vec<String> = medians.iter().map(|ns| format!("{ns:.0}")).collect();
@@ -41,7 +53,13 @@ pub fn run(net: &Path, isas: &[Isa], allow_overflow: bool, moves: Option<&Path>,
     Ok(())
 }
 
-fn measure<N: Network>(net: &N, positions: Vec<BenchPosition>, runs: usize, ops: &[Operation]) -> Vec<f64> {
+fn measure<N: Network + Sync>(net: &N, positions: Vec<BenchPosition>, runs: usize, ops: &[Operation], threads: usize) -> Vec<f64> {
+    let shared = positions.clone();
     let mut bench = Bench::new(net, positions);
-    ops.iter().map(|&op| bench.median_ns(op, runs)).collect()
+    ops.iter()
+        .map(|&op| match op {
+            Operation::Walk if threads > 1 => walk_shared(net, &shared, threads, runs),
+            op => bench.median_ns(op, runs),
+        })
+        .collect()
 }

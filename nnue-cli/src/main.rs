@@ -62,6 +62,10 @@ enum Command {
         /// forward, move, update, walk.
         #[arg(long)]
         ops: Option<String>,
+        /// Threads sharing the network for `walk`, each with its own stack
+        /// (its column is then wall-clock ns per node over all threads).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Walk the legal-move tree to DEPTH from each FEN, making and unmaking
     /// moves through an accumulator stack and evaluating every node. Prints a
@@ -119,12 +123,12 @@ fn main() -> ExitCode {
     let options = |isa: Option<String>| choose_isa(isa.as_deref()).map(|isa| LoadOptions { isa: Some(isa), allow_overflow });
     let result = match cli.command {
         Command::Eval { net, fen, fens, isa } => options(isa).and_then(|o| eval::run(&net, o, fen.as_deref(), fens.as_deref())),
-        Command::Bench { net, isa, moves, runs, ops } => {
+        Command::Bench { net, isa, moves, runs, ops, threads } => {
             let isas = match isa.as_deref() {
                 Some("all") => Ok(Isa::available()),
                 other => choose_isa(other).map(|i| vec![i]),
             };
-            isas.and_then(|isas| bench::run(&net, &isas, allow_overflow, moves.as_deref(), runs, ops.as_deref()))
+            isas.and_then(|isas| bench::run(&net, &isas, allow_overflow, moves.as_deref(), runs, ops.as_deref(), threads))
         }
         Command::Walk { net, fens, depth, isa, verify } => {
             options(isa).and_then(|o| walk::run(&net, &fens, depth, o, verify))

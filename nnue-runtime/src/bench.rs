@@ -246,6 +246,42 @@ impl<'n, N: Network> Bench<'n, N> {
     }
 }
 
+/// [`Operation::Walk`] on `threads` threads sharing `net`, each with its own
+/// accumulator stack, walking every `threads`-th of the walk's positions:
+/// the median over `runs` passes of the wall-clock time of a pass divided
+/// by all the nodes walked in it (so throughput: with two cores and no
+/// contention, half the single-threaded figure).
+pub fn walk_shared<N: Network + Sync>(net: &N, positions: &[BenchPosition], threads: usize, runs: usize) -> f64 {
+    let roots: Vec<&Chess> = positions.iter().step_by(100).map(|p| &p.board).collect();
+    let threads = threads.max(1);
+    let pass = || {
+        let start = Instant::now();
+        let nodes: u64 = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|t| {
+                    let roots = &roots;
+                    scope.spawn(move || {
+                        let mut stack = AccumulatorStack::new(net);
+                        let mut nodes = 0;
+                        for root in roots.iter().skip(t).step_by(threads) {
+                            let stats = walk(net, &mut stack, root, 3, false);
+                            nodes += stats.nodes;
+                            std::hint::black_box(stats.checksum);
+                        }
+                        nodes
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("a walk thread panicked")).sum()
+        });
+        start.elapsed().as_nanos() as f64 / nodes.max(1) as f64
+    };
+    std::hint::black_box(pass());
+    let mut samples: Vec<f64> = (0..runs.clamp(1, 3)).map(|_| pass()).collect();
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
 /// Runs `f`, returning the elapsed nanoseconds and its result.
 #[inline(always)]
 fn timed<T>(f: impl FnOnce() -> T) -> (f64, T) {
