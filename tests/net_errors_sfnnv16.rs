@@ -15,7 +15,7 @@ use sfnnv16::Network;
 /// The real net's overflow proof does not hold (see `tests/reference.rs`):
 /// these tests load with `allow_overflow`, so that every other check runs.
 fn load(bytes: &[u8]) -> Result<Network, LoadError> {
-    Network::from_bytes_with(bytes, LoadOptions { isa: Some(nnue::runtime::Isa::Scalar), allow_overflow: true, ..Default::default() })
+    Network::from_bytes_with(bytes, LoadOptions { isa: Some(nnue::runtime::Isa::Scalar), allow_overflow: true })
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {

@@ -402,10 +402,8 @@ impl Validator {
 
     fn output(&mut self, spec: &schema::OutputSpec, layers: &[Layer]) -> Option<Output> {
         let value = self.sum("output.value", &spec.value, layers);
-        if let Some(r) = spec.rescale {
-            if r.divide == 0 {
-                self.problem("output.rescale.divide", "division by zero");
-            }
+        if spec.rescale.is_some_and(|r| r.divide == 0) {
+            self.problem("output.rescale.divide", "division by zero");
         }
         let forward = spec.forward.as_ref().map(|f| {
             if f.divide == 0 {

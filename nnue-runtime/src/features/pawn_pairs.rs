@@ -234,12 +234,12 @@ mod tests {
     fn random_pawns(rng: &mut Rng) -> [Bitboard; 2] {
         let mut pawns = [0; 2];
         let mut taken: Bitboard = 0;
-        for color in 0..2 {
+        for side in pawns.iter_mut() {
             for _ in 0..rng.range(0, 8) {
                 let s = rng.range(8, 55) as u32;
                 if taken & (1 << s) == 0 {
                     taken |= 1 << s;
-                    pawns[color] |= 1 << s;
+                    *side |= 1 << s;
                 }
             }
         }
