@@ -154,11 +154,15 @@ unsafe fn nonzero_chunks<'a, D: Dot, const CHUNKS: usize>(input: &[u8], out: &'a
         // (every shipped architecture), so the masks are independent work.
         let unroll = if CHUNKS.is_multiple_of(4 * D::LANES) { 4 } else { 1 };
         for step in (0..CHUNKS).step_by(unroll * D::LANES) {
-            let masks: [u32; 4] = core::array::from_fn(|u| {
+            // A plain loop, not `array::from_fn`: a closure holding the
+            // intrinsic may be compiled outside this `#[target_feature]`
+            // function, which turns it into a call.
+            let mut masks = [0u32; 4];
+            for (u, mask) in masks.iter_mut().enumerate().take(unroll) {
                 // SAFETY: `step + (u + 1) * LANES <= CHUNKS` for `u < unroll`,
                 // so 4 * LANES bytes are readable there.
-                if u < unroll { unsafe { D::nonzero_mask(input.as_ptr().add(4 * (step + u * D::LANES))) } } else { 0 }
-            });
+                *mask = unsafe { D::nonzero_mask(input.as_ptr().add(4 * (step + u * D::LANES))) };
+            }
             for mask in &masks[..unroll] {
                 for half in 0..D::LANES / 8 {
                     let byte = ((mask >> (8 * half)) & 0xFF) as usize;
