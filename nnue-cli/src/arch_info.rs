@@ -50,6 +50,9 @@ fn layer_what(layer: &Layer) -> String {
         }
         LayerKind::ClippedReLU { shift, max } => format!("clipped ReLU: clamp(x >> {shift}, 0, {max})"),
         LayerKind::SqrClippedReLU { shift, max } => format!("squared clipped ReLU: min(x^2 >> {shift}, {max})"),
+        LayerKind::WideAffine { divisor: 1 } => "affine, i16 weights, i32 biases".to_owned(),
+        LayerKind::WideAffine { divisor } => format!("affine, i16 weights, i32 biases: sum / {divisor} + bias"),
+        LayerKind::SCReLU { max } => format!("SCReLU: clamp(x, 0, {max})^2"),
         LayerKind::Concat => "concatenation".to_owned(),
     }
 }
@@ -110,6 +113,7 @@ fn nodes(arch: &Arch) -> Vec<Node> {
     for layer in &arch.layers {
         let bytes = match layer.kind {
             LayerKind::Affine { padded_inputs, .. } => layer.output_dimensions * (padded_inputs + 4),
+            LayerKind::WideAffine { .. } => layer.output_dimensions * (2 * layer.input_dimensions + 4),
             _ => 0,
         };
         let inputs = layer

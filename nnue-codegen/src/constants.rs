@@ -104,6 +104,9 @@ pub fn generate(arch: &Arch) -> TokenStream {
         let kind = match l.kind {
             LayerKind::Affine { sparse: true, .. } => "Affine (sparse input)",
             LayerKind::Affine { .. } => "Affine",
+            LayerKind::WideAffine { divisor: 1 } => "Affine (i16 weights)",
+            LayerKind::WideAffine { .. } => "Affine (i16 weights, sum divided before the bias)",
+            LayerKind::SCReLU { .. } => "SCReLU",
             LayerKind::ClippedReLU { .. } => "ClippedReLU",
             LayerKind::SqrClippedReLU { .. } => "SqrClippedReLU",
             LayerKind::Concat => "Concat",

@@ -12,6 +12,7 @@
 //! loading).
 
 mod backends;
+mod bullet;
 mod composed;
 mod constants;
 mod network;

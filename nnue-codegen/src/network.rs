@@ -46,9 +46,16 @@ pub fn generate(arch: &Arch) -> TokenStream {
             let _ = piece_count;
             0
         },
-        BucketSelect::PieceCount { divisor } => {
-            let divisor = int(divisor);
-            quote! { (piece_count.saturating_sub(1) / #divisor).min(LAYER_STACKS - 1) }
+        BucketSelect::PieceCount { divisor, offset } => {
+            let (divisor, offset) = (int(divisor), int(offset));
+            quote! { (piece_count.saturating_sub(#offset) / #divisor).min(LAYER_STACKS - 1) }
+        }
+        BucketSelect::Table(table) => {
+            let entries = table.iter().map(|&b| int(usize::from(b)));
+            quote! {
+                const STACK_OF_PIECE_COUNT: [usize; 33] = [#(#entries),*];
+                STACK_OF_PIECE_COUNT[piece_count.min(32)]
+            }
         }
     };
     let psqt = if arch.transformer.psqt_buckets == 0 {
@@ -86,6 +93,25 @@ pub fn generate(arch: &Arch) -> TokenStream {
     } else {
         quote!(Transformer::read(&mut r)?)
     };
+    let read = if arch.is_bullet() {
+        quote! {
+            let (transformer, stacks) = read_bullet(bytes)?;
+            let description = ::std::string::String::new();
+        }
+    } else {
+        quote! {
+            let mut r = #rt::NetReader::new(bytes, NAME);
+            let header = r.expect_header(VERSION, HEADER_HASH)?;
+            r.expect_hash("the transformer hash", TRANSFORMER_HASH)?;
+            let transformer = #read_transformer;
+            let stacks: ::std::boxed::Box<[LayerStack]> = (0..LAYER_STACKS)
+                .map(|stack| LayerStack::read(&mut r, stack))
+                .collect::<::core::result::Result<_, _>>()?;
+            r.finish()?;
+            let description = header.description;
+        }
+    };
+    let bullet_read = arch.is_bullet().then(|| crate::bullet::read(arch));
     let accumulator_methods = if plain {
         quote! {
             /// The active features of `pos` from `perspective`.
@@ -238,6 +264,8 @@ pub fn generate(arch: &Arch) -> TokenStream {
     quote! {
         #transformer_type
 
+        #bullet_read
+
         /// A loaded network: the transformer and every layer stack, laid out
         /// for the backend chosen when it was loaded. Shared read-only
         /// between threads.
@@ -269,19 +297,12 @@ pub fn generate(arch: &Arch) -> TokenStream {
             /// backend.
             pub fn from_bytes_with(bytes: &[u8], options: #rt::LoadOptions) -> ::core::result::Result<Self, #rt::LoadError> {
                 let backend = #rt::Backend::new(options.backend_isa()?)?;
-                let mut r = #rt::NetReader::new(bytes, NAME);
-                let header = r.expect_header(VERSION, HEADER_HASH)?;
-                r.expect_hash("the transformer hash", TRANSFORMER_HASH)?;
-                let transformer = #read_transformer;
-                let stacks: ::std::boxed::Box<[LayerStack]> = (0..LAYER_STACKS)
-                    .map(|stack| LayerStack::read(&mut r, stack))
-                    .collect::<::core::result::Result<_, _>>()?;
-                r.finish()?;
+                #read
                 let proof = prove(&transformer, &stacks);
                 if !options.allow_overflow {
                     proof.check()?;
                 }
-                let mut network = Network { description: header.description, backend, transformer, stacks, proof };
+                let mut network = Network { description, backend, transformer, stacks, proof };
                 if let ::core::option::Option::Some(lanes) = backend.accumulator_lanes() {
                     network.transformer.permute_lanes(lanes);
                 }

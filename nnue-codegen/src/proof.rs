@@ -128,6 +128,16 @@ fn step(arch: &Arch, layer: &nnue_spec::ir::Layer) -> TokenStream {
                 #rt::overflow::layers::affine(proof, #label, stack, &self.#name.biases, &self.#name.weights, #padded, #input)
             }
         }
+        LayerKind::WideAffine { divisor } => {
+            let (input, inputs, divisor) = (input(), int(layer.input_dimensions), lit(i64::from(divisor)));
+            quote! {
+                #rt::overflow::layers::wide_affine(proof, #label, stack, &self.#name.biases, &self.#name.weights, #inputs, #divisor, #input)
+            }
+        }
+        LayerKind::SCReLU { max } => {
+            let (input, max) = (input(), lit(i64::from(max)));
+            quote!(#rt::overflow::layers::screlu(#input, #max))
+        }
         LayerKind::ClippedReLU { shift, max } => {
             let (input, shift, max) = (input(), int(shift as usize), lit(i64::from(max)));
             quote!(#rt::overflow::layers::clipped_relu(#input, #shift, #max))

@@ -11,28 +11,53 @@ use quote::{format_ident, quote};
 pub fn generate(arch: &Arch) -> TokenStream {
     let rt = runtime();
     let affine: Vec<&Layer> = arch.layers.iter().filter(|l| matches!(l.kind, LayerKind::Affine { .. })).collect();
-    let fields = affine.iter().map(|l| {
+    let params: Vec<&Layer> = arch.layers.iter().filter(|l| l.kind.is_affine()).collect();
+    let fields = params.iter().map(|l| {
         let name = ident(&l.name);
-        let LayerKind::Affine { padded_inputs, .. } = l.kind else { unreachable!() };
-        let (inputs, padded, outputs) = (int(l.input_dimensions), int(padded_inputs), int(l.output_dimensions));
-        let doc = doc(&format!(
-            "`{}`: {} inputs (rows padded to {}) -> {} outputs.",
-            l.name, l.input_dimensions, padded_inputs, l.output_dimensions
-        ));
-        quote! {
-            #doc
-            #name: #rt::scalar::Affine<#inputs, #padded, #outputs>
+        let (inputs, outputs) = (int(l.input_dimensions), int(l.output_dimensions));
+        match l.kind {
+            LayerKind::Affine { padded_inputs, .. } => {
+                let padded = int(padded_inputs);
+                let doc = doc(&format!(
+                    "`{}`: {} inputs (rows padded to {}) -> {} outputs.",
+                    l.name, l.input_dimensions, padded_inputs, l.output_dimensions
+                ));
+                quote! {
+                    #doc
+                    #name: #rt::scalar::Affine<#inputs, #padded, #outputs>
+                }
+            }
+            _ => {
+                let doc = doc(&format!("`{}`: {} inputs -> {} outputs, i16 weights.", l.name, l.input_dimensions, l.output_dimensions));
+                quote! {
+                    #doc
+                    #name: #rt::scalar::WideAffine<#inputs, #outputs>
+                }
+            }
         }
     });
-    let reads = affine.iter().map(|l| {
-        let name = ident(&l.name);
-        let what = format!("layer stack {{stack}} {}", l.name);
-        quote! { #name: #rt::scalar::Affine::read(r, &::std::format!(#what))? }
-    });
+    let read = if arch.is_bullet() {
+        crate::bullet::stack_from_tensors(arch)
+    } else {
+        let reads = affine.iter().map(|l| {
+            let name = ident(&l.name);
+            let what = format!("layer stack {{stack}} {}", l.name);
+            quote! { #name: #rt::scalar::Affine::read(r, &::std::format!(#what))? }
+        });
+        quote! {
+            /// Reads stack number `stack`: its hash word, then each affine
+            /// layer's biases and weights.
+            fn read(r: &mut #rt::NetReader<'_>, stack: usize) -> ::core::result::Result<Self, #rt::LoadError> {
+                r.expect_hash(&::std::format!("layer stack {stack} hash"), LAYER_STACK_HASH)?;
+                ::core::result::Result::Ok(LayerStack { #(#reads,)* })
+            }
+        }
+    };
     let padding = affine.iter().map(|l| {
         let name = ident(&l.name);
         quote!(self.#name.nonzero_padding())
     });
+    let padding = if affine.is_empty() { quote!(0) } else { quote!(#(#padding)+*) };
     let columns = affine.iter().filter(|l| targets::uses_columns(l)).map(|l| {
         let name = ident(&l.name);
         quote!(self.#name.to_columns();)
@@ -45,16 +70,11 @@ pub fn generate(arch: &Arch) -> TokenStream {
         }
 
         impl LayerStack {
-            /// Reads stack number `stack`: its hash word, then each affine
-            /// layer's biases and weights.
-            fn read(r: &mut #rt::NetReader<'_>, stack: usize) -> ::core::result::Result<Self, #rt::LoadError> {
-                r.expect_hash(&::std::format!("layer stack {stack} hash"), LAYER_STACK_HASH)?;
-                ::core::result::Result::Ok(LayerStack { #(#reads,)* })
-            }
+            #read
 
             /// Non-zero weights in the padding columns of this stack's layers.
             fn nonzero_padding(&self) -> usize {
-                #(#padding)+*
+                #padding
             }
 
             /// Puts the weights of layers computed by the SIMD column kernel
@@ -223,6 +243,20 @@ fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>) -> TokenStrea
             quote! {
                 let mut #name = [0u8; #n];
                 #call;
+            }
+        }
+        LayerKind::WideAffine { divisor } => {
+            let (input, divisor) = (input(), i32(divisor));
+            quote! {
+                let mut #name = [0i32; #n];
+                stack.#name.propagate(#input, #divisor, &mut #name);
+            }
+        }
+        LayerKind::SCReLU { max } => {
+            let (input, max) = (input(), i32(max));
+            quote! {
+                let mut #name = [0i32; #n];
+                #rt::scalar::screlu(#input, #max, &mut #name);
             }
         }
         LayerKind::Concat => match joined {

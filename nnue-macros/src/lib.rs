@@ -5,7 +5,8 @@
 //! The path is looked up, in order:
 //! 1. relative to the calling crate's `CARGO_MANIFEST_DIR`;
 //! 2. relative to the directory of the source file holding the call;
-//! 3. for a bare file name, among the architectures shipped in nnue's `archs/`.
+//! 3. for a relative path without `..` (`sfnnv9.ron`, `bullet/obsidian.ron`),
+//!    among the architectures shipped in nnue's `archs/`.
 //!
 //! Every problem is a `compile_error!` at the path literal whose message
 //! starts with `file:line:col`; never a panic.
@@ -67,7 +68,7 @@ fn expand(request: &Include, call_file: Option<&Path>) -> Result<proc_macro2::To
 fn resolve(written: &str, call_file: Option<&Path>) -> Result<PathBuf, String> {
     let manifest = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
     let call_dir = call_file.and_then(Path::parent).map(Path::to_path_buf);
-    let bare = !written.contains(['/', '\\']);
+    let bare = Path::new(written).is_relative() && !Path::new(written).components().any(|c| c == std::path::Component::ParentDir);
     let shipped = bare.then(|| PathBuf::from(SHIPPED_ARCHS));
     for dir in [manifest, call_dir, shipped].into_iter().flatten() {
         let candidate = dir.join(written);
@@ -75,9 +76,17 @@ fn resolve(written: &str, call_file: Option<&Path>) -> Result<PathBuf, String> {
             return Ok(candidate.canonicalize().unwrap_or(candidate));
         }
     }
-    let mut shipped: Vec<String> = std::fs::read_dir(SHIPPED_ARCHS)
-        .map(|dir| dir.filter_map(|e| e.ok()?.file_name().into_string().ok()).filter(|n| n.ends_with(".ron")).collect())
-        .unwrap_or_default();
+    let ron_files = |sub: &str| -> Vec<String> {
+        std::fs::read_dir(Path::new(SHIPPED_ARCHS).join(sub))
+            .map(|dir| {
+                dir.filter_map(|e| e.ok()?.file_name().into_string().ok())
+                    .filter(|n| n.ends_with(".ron"))
+                    .map(|n| if sub.is_empty() { n } else { format!("{sub}/{n}") })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut shipped: Vec<String> = ron_files("").into_iter().chain(ron_files("bullet")).collect();
     shipped.sort();
     Err(format!(
         "{written}: architecture file not found relative to CARGO_MANIFEST_DIR or to the calling file{}",

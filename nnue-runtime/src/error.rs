@@ -33,6 +33,9 @@ pub enum LoadError {
     #[error("{what} at offset {offset}: value {value} does not fit once scaled by {scale}")]
     Scale { what: String, offset: usize, value: i64, scale: i32 },
 
+    #[error("a bullet net of architecture `{arch}` is {expected} bytes, but this file is {actual} bytes (a net of another architecture?)")]
+    Size { arch: &'static str, expected: usize, actual: usize },
+
     #[error("{extra} unexpected bytes after the last layer stack, at offset {offset}")]
     TrailingBytes { offset: usize, extra: usize },
 

@@ -23,6 +23,7 @@ pub mod aligned;
 pub mod attacks;
 pub mod backend;
 pub mod board;
+pub mod bullet;
 pub mod changes;
 pub mod error;
 pub mod evaluation;

@@ -28,13 +28,15 @@ pub fn compute(scheme: HashScheme, features: &[FeatureSet], dimensions: usize, l
     };
     let transformer = sets ^ width;
     let layer_stack = layers.iter().fold(INPUT_SLICE ^ width, |prev, layer| match layer.kind {
-        LayerKind::Affine { .. } => {
+        LayerKind::Affine { .. } | LayerKind::WideAffine { .. } => {
             AFFINE.wrapping_add(layer.output_dimensions as u32) ^ (prev >> 1) ^ (prev << 31)
         }
         LayerKind::ClippedReLU { .. } => CLIPPED_RELU.wrapping_add(prev),
         // Stockfish leaves its squared activation and the concatenation out
         // of the chain.
         LayerKind::SqrClippedReLU { .. } | LayerKind::Concat => prev,
+        // Not a Stockfish layer; bullet files carry no hash words.
+        LayerKind::SCReLU { .. } => prev,
     });
     Hashes { header: transformer ^ layer_stack, transformer, layer_stack }
 }

@@ -1,7 +1,7 @@
 //! The validated, resolved architecture: every size computed, every name
 //! resolved to an index, every hash known. Code generation reads only this.
 
-pub use crate::schema::{Encoding, EvalRule, FeatureSetKind, IntType, Mirror, PieceKind, PlaneOrder, PsqtPlacement};
+pub use crate::schema::{Encoding, EvalRule, TensorLayout, FeatureSetKind, IntType, Mirror, PieceKind, PlaneOrder, PsqtPlacement};
 
 /// A checked architecture.
 #[derive(Debug, Clone, PartialEq)]
@@ -11,7 +11,9 @@ pub struct Arch {
     /// The name as a Rust identifier (`sfnnv9_small`): the generated module.
     pub module: String,
     pub description: String,
-    /// The version word of a net file.
+    /// How a net file is laid out.
+    pub format: FileFormat,
+    /// The version word of a Stockfish-format file (0 for other formats).
     pub version: u32,
     /// Encoding of the transformer's arrays.
     pub encoding: Encoding,
@@ -24,6 +26,38 @@ pub struct Arch {
     pub layers: Vec<Layer>,
     pub output: Output,
     pub hashes: Hashes,
+}
+
+/// How a net file is laid out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileFormat {
+    /// Header, hash words, transformer, layer stacks.
+    Stockfish,
+    /// Bullet's raw tensors in this order, then zeros up to a multiple of
+    /// `pad_to` bytes.
+    Bullet { tensors: Vec<Tensor>, pad_to: usize },
+}
+
+/// One tensor of a bullet file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tensor {
+    pub param: Param,
+    /// Element type in the file.
+    pub ty: IntType,
+    pub layout: TensorLayout,
+    /// Number of elements.
+    pub len: usize,
+}
+
+/// A parameter array of a network.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Param {
+    TransformerWeights,
+    TransformerBiases,
+    /// The weights of the layer with this index, all stacks.
+    Weights(usize),
+    /// The biases of the layer with this index, all stacks.
+    Biases(usize),
 }
 
 /// A feature set with its facts filled in.
@@ -90,7 +124,10 @@ pub struct LayerStacks {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BucketSelect {
     Single,
-    PieceCount { divisor: usize },
+    /// `(pieces - offset) / divisor`, at most the last stack.
+    PieceCount { divisor: usize, offset: usize },
+    /// The stack for each piece count 0..=32.
+    Table([u8; 33]),
 }
 
 /// Where a layer reads from.
@@ -115,7 +152,7 @@ pub struct Slice {
 pub enum ValueType {
     /// Activations.
     U8,
-    /// Affine outputs.
+    /// Affine outputs and squared activations.
     I32,
 }
 
@@ -136,9 +173,20 @@ pub struct Layer {
 pub enum LayerKind {
     /// i8 weights (rows padded to `padded_inputs`), i32 biases.
     Affine { padded_inputs: usize, sparse: bool },
+    /// i16 weights on u8 or i32 inputs, i32 biases: `sum / divisor + bias`.
+    WideAffine { divisor: i32 },
+    /// `clamp(x, 0, max)^2`, to i32.
+    SCReLU { max: i32 },
     ClippedReLU { shift: u32, max: i32 },
     SqrClippedReLU { shift: u32, max: i32 },
     Concat,
+}
+
+impl LayerKind {
+    /// Whether the layer has weights and biases (an affine layer).
+    pub fn is_affine(self) -> bool {
+        matches!(self, LayerKind::Affine { .. } | LayerKind::WideAffine { .. })
+    }
 }
 
 /// One i32 value of a layer's output.
@@ -193,6 +241,11 @@ impl Arch {
     /// set has its own rows, added one set after the other on a refresh.
     pub fn is_plain(&self) -> bool {
         matches!(self.features.as_slice(), [f] if f.weight == IntType::I16 && crate::feature_sets::per_piece(f.kind))
+    }
+
+    /// Whether net files are in bullet's raw format.
+    pub fn is_bullet(&self) -> bool {
+        matches!(self.format, FileFormat::Bullet { .. })
     }
 
     /// Total number of feature rows over all feature sets.

@@ -33,8 +33,14 @@ pub struct NetworkSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FileSpec {
-    /// The version word at offset 0.
-    pub version: u32,
+    /// The file format: Stockfish's (a header, hash words, the transformer,
+    /// then each layer stack) or bullet's raw tensors.
+    #[serde(default)]
+    pub format: FileFormat,
+    /// Stockfish format: the version word at offset 0 (`version: 0x...`, no
+    /// `Some`). A bullet file has none.
+    #[serde(default, deserialize_with = "present")]
+    pub version: Option<u32>,
     /// How the header, transformer and layer-stack hashes are computed.
     #[serde(default)]
     pub hash: HashScheme,
@@ -44,6 +50,58 @@ pub struct FileSpec {
     /// Where the feature sets' PSQT weights are stored.
     #[serde(default)]
     pub psqt_weights: PsqtPlacement,
+}
+
+/// How a net file is laid out.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub enum FileFormat {
+    /// Stockfish's: version, header hash and description, then the
+    /// transformer and each layer stack behind their hash words.
+    #[default]
+    Stockfish,
+    /// The `bullet` trainer's raw format: no header, the tensors back to back
+    /// in the order listed, little-endian, then zeros up to a multiple of
+    /// `pad_to` bytes.
+    Bullet {
+        tensors: Vec<TensorSpec>,
+        #[serde(default = "one_usize")]
+        pad_to: usize,
+    },
+}
+
+fn one_usize() -> usize {
+    1
+}
+
+/// One tensor of a bullet file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TensorSpec {
+    /// What it holds: `transformer.weights`, `transformer.biases`,
+    /// `<layer>.weights` or `<layer>.biases` (an affine layer).
+    pub tensor: String,
+    /// Its element type in the file (widened on load to the type the
+    /// parameter has).
+    #[serde(rename = "type")]
+    pub ty: IntType,
+    /// Layer weights: the order of their values (the transformer's weights
+    /// are one row of L1 values per feature).
+    #[serde(default, deserialize_with = "present")]
+    pub layout: Option<TensorLayout>,
+}
+
+/// The order of a layer's weights in a bullet file. With several layer
+/// stacks (output buckets) the outputs of all stacks count as one output
+/// axis, stack by stack: `stack * outputs + output`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+pub enum TensorLayout {
+    /// For each input, every output (bullet's raw layout; output buckets
+    /// interleaved): `input * (stacks * outputs) + stack * outputs + output`.
+    #[default]
+    InputMajor,
+    /// For each output, every input (transposed): `(stack * outputs +
+    /// output) * inputs + input`.
+    OutputMajor,
 }
 
 /// Where the PSQT weights of the feature sets lie in a file.
@@ -279,22 +337,46 @@ pub struct LayerStacksSpec {
 pub enum BucketSelect {
     /// Always bucket 0.
     Single,
-    /// `(pieces on the board, kings included, - 1) / divisor`.
-    PieceCount { divisor: usize },
+    /// `(pieces on the board, kings included, - offset) / divisor`; the
+    /// offset is 1 by default (Stockfish), 2 in bullet's material buckets.
+    PieceCount {
+        divisor: usize,
+        #[serde(default = "one_usize")]
+        offset: usize,
+    },
+    /// The bucket for each piece count 0..=32 (33 entries).
+    Table(Vec<usize>),
 }
 
 /// One layer of a layer stack.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub enum LayerSpec {
-    /// `out[o] = bias[o] + sum_i weight[o][i] * in[i]`, i8 x u8 -> i32.
+    /// `out[o] = bias[o] + sum_i weight[o][i] * in[i]` in wrapping i32:
+    /// i8 weights on u8 inputs, or i16 weights on u8 or i32 inputs.
     Affine {
         name: String,
         input: String,
         outputs: usize,
-        /// Evaluate only the non-zero input chunks (a kernel choice; same result).
+        /// Evaluate only the non-zero input chunks (a kernel choice; same
+        /// result; i8 weights only).
         #[serde(default)]
         sparse: bool,
+        /// The weights' type: I8 (Stockfish) or I16.
+        #[serde(default = "default_affine_weight")]
+        weight: IntType,
+        /// I16 weights: the sum is divided by this, truncating toward zero,
+        /// before the bias is added (`sum / QA + bias`, bullet's SCReLU
+        /// output layers).
+        #[serde(default = "one")]
+        divisor: i32,
+    },
+    /// `clamp(in, 0, max)^2`, u8 or i32 -> i32 (bullet's SCReLU with
+    /// `max` = QA).
+    SCReLU {
+        name: String,
+        input: String,
+        max: i32,
     },
     /// `clamp(in >> shift, 0, max)`, i32 -> u8.
     ClippedReLU {
@@ -316,6 +398,10 @@ pub enum LayerSpec {
     },
     /// The inputs one after the other.
     Concat { name: String, inputs: Vec<String> },
+}
+
+fn default_affine_weight() -> IntType {
+    IntType::I8
 }
 
 fn default_shift() -> u32 {

@@ -106,11 +106,11 @@ impl Sizes<'_> {
     fn width_cause(&self, i: usize) -> Cause {
         let layer = &self.layers[i];
         match layer.kind {
-            LayerKind::Affine { .. } => Cause {
+            LayerKind::Affine { .. } | LayerKind::WideAffine { .. } => Cause {
                 path: format!("layers[{i}].outputs"),
                 label: format!("{} outputs {}", layer.name, layer.output_dimensions),
             },
-            LayerKind::ClippedReLU { .. } | LayerKind::SqrClippedReLU { .. } | LayerKind::Concat => {
+            LayerKind::ClippedReLU { .. } | LayerKind::SqrClippedReLU { .. } | LayerKind::SCReLU { .. } | LayerKind::Concat => {
                 let widest = layer.inputs.iter().enumerate().max_by_key(|(_, s)| s.len);
                 match widest {
                     Some((k, slice)) => self.slice_cause(i, k, slice),

@@ -6,8 +6,8 @@
 use crate::feature_sets;
 use crate::hash;
 use crate::ir::{
-    Arch, BucketSelect, Element, FeatureSet, Forward, Layer, LayerKind, LayerStacks, Output, Slice, Source, Term,
-    Transformer, TransformerOutput, ValueType,
+    Arch, BucketSelect, Element, FeatureSet, FileFormat, Forward, Layer, LayerKind, LayerStacks, Output, Param, Slice,
+    Source, Tensor, Term, Transformer, TransformerOutput, ValueType,
 };
 use crate::limits;
 use crate::schema::{self, IntType, LayerSpec, NetworkSpec};
@@ -39,6 +39,11 @@ const RESERVED: &[&str] = &[
 /// Activations feed `u8 x i8` products summed in pairs into i16 lanes; 127 is
 /// the largest value for which that cannot saturate.
 const MAX_ACTIVATION: i32 = 127;
+/// The largest transformer output: a u8. Above [`MAX_ACTIVATION`] only
+/// layers with i16 weights may read it.
+const MAX_TRANSFORMED: i32 = 255;
+/// The largest `max` of SCReLU: its square must fit an i32.
+const MAX_SCRELU: i32 = 46340;
 
 /// Validates `spec`; returns the IR or every problem found.
 pub fn validate(spec: &NetworkSpec) -> Result<Arch, Vec<Problem>> {
@@ -46,6 +51,7 @@ pub fn validate(spec: &NetworkSpec) -> Result<Arch, Vec<Problem>> {
         problems: Vec::new(),
         broken: Vec::new(),
         transformer_broken: false,
+        transformer_top: 0,
         all_names: spec.layers.iter().map(|l| layer_name(l).to_owned()).collect(),
     };
     let module = v.module_name(&spec.name);
@@ -55,6 +61,7 @@ pub fn validate(spec: &NetworkSpec) -> Result<Arch, Vec<Problem>> {
     let layers = v.layers(&spec.layers, transformer.output_dimensions);
     let output = v.output(&spec.output, &layers);
     v.unused_layers(&layers, output.as_ref());
+    let format = v.format(&spec.file, &spec.transformer, &features, &transformer, stacks.count, &layers);
     let feature_rows = features.iter().map(|f| f.dimensions).sum();
     let over = limits::check(feature_rows, &transformer, stacks.count, &layers, &v.problems);
     v.problems.extend(over);
@@ -65,7 +72,8 @@ pub fn validate(spec: &NetworkSpec) -> Result<Arch, Vec<Problem>> {
                 name: spec.name.clone(),
                 module,
                 description: spec.description.clone(),
-                version: spec.file.version,
+                format,
+                version: spec.file.version.unwrap_or(0),
                 encoding: spec.file.transformer_encoding,
                 psqt_placement: spec.file.psqt_weights,
                 features,
@@ -87,6 +95,8 @@ struct Validator {
     broken: Vec<bool>,
     /// The transformer's size is invalid (reported once).
     transformer_broken: bool,
+    /// The transformer's largest output.
+    transformer_top: i32,
     /// Every layer name in the file, for "defined later" hints.
     all_names: Vec<String>,
 }
@@ -176,20 +186,39 @@ impl Validator {
                 }
                 BucketSelect::Single
             }
-            schema::BucketSelect::PieceCount { divisor } => {
+            schema::BucketSelect::PieceCount { divisor, offset } => {
                 if divisor == 0 {
                     self.problem("layer_stacks.select.divisor", "the piece-count divisor must be at least 1");
-                } else if spec.count < (MAX_PIECES - 1) / divisor + 1 {
+                } else if offset > 2 {
+                    // A legal position has both kings: pieces >= 2.
+                    self.problem("layer_stacks.select.offset", format!("offset {offset} must be at most 2 (a position has at least its two kings)"));
+                } else if spec.count < (MAX_PIECES - offset) / divisor + 1 {
                     self.problem(
                         "layer_stacks.count",
                         format!(
-                            "{} stacks are too few: (pieces - 1) / {divisor} reaches {} with {MAX_PIECES} pieces",
+                            "{} stacks are too few: (pieces - {offset}) / {divisor} reaches {} with {MAX_PIECES} pieces",
                             spec.count,
-                            (MAX_PIECES - 1) / divisor
+                            (MAX_PIECES - offset) / divisor
                         ),
                     );
                 }
-                BucketSelect::PieceCount { divisor }
+                BucketSelect::PieceCount { divisor, offset }
+            }
+            schema::BucketSelect::Table(ref table) => {
+                let mut entries = [0u8; MAX_PIECES + 1];
+                if table.len() != MAX_PIECES + 1 {
+                    self.problem(
+                        "layer_stacks.select",
+                        format!("{} entries: give the stack of every piece count 0..={MAX_PIECES} ({} entries)", table.len(), MAX_PIECES + 1),
+                    );
+                } else if let Some((i, &b)) = table.iter().enumerate().find(|(_, b)| **b >= spec.count) {
+                    self.problem(format!("layer_stacks.select[{i}]"), format!("stack {b} does not exist: there are {}", spec.count));
+                } else {
+                    for (e, &b) in entries.iter_mut().zip(table) {
+                        *e = b as u8;
+                    }
+                }
+                BucketSelect::Table(entries)
             }
         };
         if spec.count == 0 && !matches!(spec.select, schema::BucketSelect::Single) {
@@ -236,12 +265,13 @@ impl Validator {
         };
         if !(1..=i32::from(i16::MAX)).contains(&max) {
             self.problem("transformer.output.max", format!("max {max} must lie in 1..={} (it clamps i16 lanes)", i16::MAX));
-        } else if !(1..=MAX_ACTIVATION).contains(&top) {
+        } else if !(1..=MAX_TRANSFORMED).contains(&top) {
             self.problem(
                 "transformer.output",
-                format!("the transformer's largest output is {top}; it must lie in 1..={MAX_ACTIVATION}"),
+                format!("the transformer's largest output is {top}; it must lie in 1..={MAX_TRANSFORMED} (a u8)"),
             );
         }
+        self.transformer_top = top;
         for (field, ty) in [("bias", spec.bias), ("accumulator", spec.accumulator)] {
             if ty != IntType::I16 {
                 self.problem(format!("transformer.{field}"), format!("a transformer {field} of type {ty:?} is not supported yet; use I16"));
@@ -285,27 +315,67 @@ impl Validator {
                 self.problem(format!("{at}.name"), format!("a layer named `{name}` already exists"));
             }
             let layer = match spec {
-                LayerSpec::Affine { input, outputs, sparse, .. } => {
-                    let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, ValueType::U8);
+                LayerSpec::Affine { input, outputs, sparse, weight, divisor, .. } => {
+                    let wide = *weight == IntType::I16;
+                    let accepted: &[ValueType] = if wide { &[ValueType::U8, ValueType::I32] } else { &[ValueType::U8] };
+                    let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, accepted);
                     if *outputs == 0 {
                         self.problem(format!("{at}.outputs"), "an affine layer needs at least one output");
                     }
-                    if *sparse && slice.is_some_and(|s| s.source != Source::Transformer) {
+                    if !matches!(weight, IntType::I8 | IntType::I16) {
+                        self.problem(format!("{at}.weight"), format!("affine weights of type {weight:?} are not supported; use I8 or I16"));
+                    }
+                    if *sparse && wide {
+                        self.problem(format!("{at}.sparse"), "sparse input is only supported for i8 weights");
+                    } else if *sparse && slice.is_some_and(|s| s.source != Source::Transformer) {
                         self.problem(format!("{at}.sparse"), "sparse input is only supported for a layer reading the transformer");
+                    }
+                    if *divisor != 1 && !wide {
+                        self.problem(format!("{at}.divisor"), "a divisor before the bias is only supported with I16 weights");
+                    } else if *divisor <= 0 {
+                        self.problem(format!("{at}.divisor"), format!("divisor {divisor} must be positive"));
+                    }
+                    if !wide && self.transformer_top > MAX_ACTIVATION && slice.is_some_and(|s| s.source == Source::Transformer) {
+                        self.problem(
+                            format!("{at}.input"),
+                            format!(
+                                "the transformer's outputs reach {}, but i8 weights read values up to {MAX_ACTIVATION}; use `weight: I16`",
+                                self.transformer_top
+                            ),
+                        );
                     }
                     let len = slice.map_or(0, |s| s.len);
                     Layer {
                         name: name.to_owned(),
-                        kind: LayerKind::Affine { padded_inputs: len.div_ceil(AFFINE_PADDING).saturating_mul(AFFINE_PADDING), sparse: *sparse },
+                        kind: if wide {
+                            LayerKind::WideAffine { divisor: *divisor }
+                        } else {
+                            LayerKind::Affine { padded_inputs: len.div_ceil(AFFINE_PADDING).saturating_mul(AFFINE_PADDING), sparse: *sparse }
+                        },
                         inputs: slice.into_iter().collect(),
                         input_dimensions: len,
                         output_dimensions: *outputs,
                         output_type: ValueType::I32,
                     }
                 }
+                LayerSpec::SCReLU { input, max, .. } => {
+                    let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, &[ValueType::U8, ValueType::I32]);
+                    if !(1..=MAX_SCRELU).contains(max) {
+                        self.problem(format!("{at}.max"), format!("max {max} must lie in 1..={MAX_SCRELU} (its square is an i32)"));
+                    }
+                    let len = slice.map_or(0, |s| s.len);
+                    Layer {
+                        name: name.to_owned(),
+                        kind: LayerKind::SCReLU { max: *max },
+                        inputs: slice.into_iter().collect(),
+                        input_dimensions: len,
+                        output_dimensions: len,
+                        output_type: ValueType::I32,
+                    }
+                }
                 LayerSpec::ClippedReLU { input, shift, max, .. } | LayerSpec::SqrClippedReLU { input, shift, max, .. } => {
                     let squared = matches!(spec, LayerSpec::SqrClippedReLU { .. });
-                    let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, ValueType::I32);
+                    let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, &[ValueType::I32]);
                     let max_shift = if squared { 62 } else { 31 };
                     if *shift > max_shift {
                         self.problem(format!("{at}.shift"), format!("shift {shift} must be at most {max_shift}"));
@@ -331,7 +401,7 @@ impl Validator {
                     let slices: Vec<Slice> = inputs
                         .iter()
                         .enumerate()
-                        .filter_map(|(j, s)| self.input(&format!("{at}.inputs[{j}]"), s, &layers, transformer_outputs, ValueType::U8))
+                        .filter_map(|(j, s)| self.input(&format!("{at}.inputs[{j}]"), s, &layers, transformer_outputs, &[ValueType::U8]))
                         .collect();
                     let len = slices.iter().fold(0usize, |sum, s| sum.saturating_add(s.len));
                     Layer {
@@ -358,7 +428,7 @@ impl Validator {
         reference: &str,
         layers: &[Layer],
         transformer_outputs: usize,
-        want: ValueType,
+        accepted: &[ValueType],
     ) -> Option<Slice> {
         let Some((name, range)) = parse_reference(reference) else {
             self.problem(path, format!("`{reference}` is not a reference: write `name`, `name[start..end]` or `name[index]`"));
@@ -390,10 +460,11 @@ impl Validator {
             self.problem(path, format!("`{reference}` selects {start}..{end}, but `{name}` has {len} values"));
             return None;
         }
-        if ty != want {
+        if !accepted.contains(&ty) {
+            let wanted: Vec<&str> = accepted.iter().map(|&t| type_name(t)).collect();
             self.problem(
                 path,
-                format!("`{name}` produces {} values but this layer reads {} values", type_name(ty), type_name(want)),
+                format!("`{name}` produces {} values but this layer reads {} values", type_name(ty), wanted.join(" or ")),
             );
             return None;
         }
@@ -470,13 +541,122 @@ impl Validator {
             }
             Some(_) => {}
         }
-        let slice = self.input(path, reference, layers, 0, ValueType::I32)?;
+        let slice = self.input(path, reference, layers, 0, &[ValueType::I32])?;
         let Source::Layer(layer) = slice.source else { return None };
         if slice.len != 1 {
             self.problem(path, format!("`{reference}` must select exactly one value, not {}", slice.len));
             return None;
         }
         Some(Element { layer, index: slice.start })
+    }
+
+    /// The file format; for bullet's, its tensors resolved and checked.
+    fn format(
+        &mut self,
+        file: &schema::FileSpec,
+        spec: &schema::TransformerSpec,
+        features: &[FeatureSet],
+        transformer: &Transformer,
+        stacks: usize,
+        layers: &[Layer],
+    ) -> FileFormat {
+        let (tensors, pad_to) = match &file.format {
+            schema::FileFormat::Stockfish => {
+                if file.version.is_none() {
+                    self.problem("file", "a Stockfish-format file starts with a version word: give `version: 0x...`");
+                }
+                if let Some(i) = layers.iter().position(|l| matches!(l.kind, LayerKind::WideAffine { .. })) {
+                    self.problem(format!("layers[{i}].weight"), "layers with i16 weights are read from bullet-format files only (`file: (format: Bullet(...))`)");
+                }
+                return FileFormat::Stockfish;
+            }
+            schema::FileFormat::Bullet { tensors, pad_to } => (tensors, *pad_to),
+        };
+        if file.version.is_some() {
+            self.problem("file.version", "a bullet file has no header: remove the version");
+        }
+        if file.transformer_encoding != schema::Encoding::Raw {
+            self.problem("file.transformer_encoding", "a bullet file holds raw little-endian tensors");
+        }
+        if spec.psqt_buckets != 0 {
+            self.problem("transformer.psqt_buckets", "a bullet file has no PSQT weights: use 0");
+        }
+        if features.len() != 1 {
+            self.problem("features", "a bullet file holds one feature set's weights");
+        }
+        if !(1..=4096).contains(&pad_to) {
+            self.problem("file.format.pad_to", format!("pad_to {pad_to} must lie in 1..=4096"));
+        }
+        let mut resolved: Vec<Tensor> = Vec::new();
+        for (i, t) in tensors.iter().enumerate() {
+            let at = format!("file.format.tensors[{i}]");
+            let param = match t.tensor.split_once('.') {
+                Some(("transformer", "weights")) => Some(Param::TransformerWeights),
+                Some(("transformer", "biases")) => Some(Param::TransformerBiases),
+                Some((layer, part @ ("weights" | "biases"))) => match layers.iter().position(|l| l.name == layer) {
+                    Some(j) if layers[j].kind.is_affine() => Some(if part == "weights" { Param::Weights(j) } else { Param::Biases(j) }),
+                    Some(_) => {
+                        self.problem(format!("{at}.tensor"), format!("layer `{layer}` has no parameters: only affine layers have weights and biases"));
+                        None
+                    }
+                    None => {
+                        self.problem(format!("{at}.tensor"), format!("unknown layer `{layer}`"));
+                        None
+                    }
+                },
+                _ => {
+                    self.problem(
+                        format!("{at}.tensor"),
+                        format!("`{}` is not a tensor: write `transformer.weights`, `transformer.biases`, `<layer>.weights` or `<layer>.biases`", t.tensor),
+                    );
+                    None
+                }
+            };
+            let Some(param) = param else { continue };
+            if resolved.iter().any(|r| r.param == param) {
+                self.problem(format!("{at}.tensor"), format!("`{}` is listed twice", t.tensor));
+                continue;
+            }
+            let (allowed, len): (&[IntType], usize) = match param {
+                Param::TransformerWeights => {
+                    let weight = features.first().map_or(IntType::I16, |f| f.weight);
+                    let allowed: &[IntType] = if weight == IntType::I8 { &[IntType::I8] } else { &[IntType::I8, IntType::I16] };
+                    (allowed, features.iter().map(|f| f.dimensions).sum::<usize>().saturating_mul(transformer.dimensions))
+                }
+                Param::TransformerBiases => (&[IntType::I8, IntType::I16], transformer.dimensions),
+                Param::Weights(j) => {
+                    let allowed: &[IntType] =
+                        if matches!(layers[j].kind, LayerKind::WideAffine { .. }) { &[IntType::I8, IntType::I16] } else { &[IntType::I8] };
+                    (allowed, stacks.saturating_mul(layers[j].output_dimensions).saturating_mul(layers[j].input_dimensions))
+                }
+                Param::Biases(j) => (&[IntType::I8, IntType::I16, IntType::I32], stacks.saturating_mul(layers[j].output_dimensions)),
+            };
+            if !allowed.contains(&t.ty) {
+                let names: Vec<String> = allowed.iter().map(|t| format!("{t:?}")).collect();
+                self.problem(format!("{at}.type"), format!("`{}` cannot be stored as {:?}: use {}", t.tensor, t.ty, names.join(" or ")));
+            }
+            if t.layout.is_some() && !matches!(param, Param::Weights(_)) {
+                self.problem(format!("{at}.layout"), "only a layer's weights have a layout");
+            }
+            resolved.push(Tensor { param, ty: t.ty, layout: t.layout.unwrap_or_default(), len });
+        }
+        let mut wanted = vec![Param::TransformerWeights, Param::TransformerBiases];
+        for (j, layer) in layers.iter().enumerate().filter(|(_, l)| l.kind.is_affine()) {
+            let _ = layer;
+            wanted.extend([Param::Weights(j), Param::Biases(j)]);
+        }
+        for param in wanted {
+            if !resolved.iter().any(|r| r.param == param) && !tensors.is_empty() || tensors.is_empty() && param == Param::TransformerWeights {
+                let name = match param {
+                    Param::TransformerWeights => "transformer.weights".to_owned(),
+                    Param::TransformerBiases => "transformer.biases".to_owned(),
+                    Param::Weights(j) => format!("{}.weights", layers[j].name),
+                    Param::Biases(j) => format!("{}.biases", layers[j].name),
+                };
+                self.problem("file.format.tensors", format!("`{name}` is missing: list every parameter of the net once"));
+            }
+        }
+        FileFormat::Bullet { tensors: resolved, pad_to }
     }
 
     /// Reports layers nothing reads; only when everything else is right, as
@@ -508,6 +688,7 @@ impl Validator {
 fn layer_name(spec: &LayerSpec) -> &str {
     match spec {
         LayerSpec::Affine { name, .. }
+        | LayerSpec::SCReLU { name, .. }
         | LayerSpec::ClippedReLU { name, .. }
         | LayerSpec::SqrClippedReLU { name, .. }
         | LayerSpec::Concat { name, .. } => name,

@@ -55,6 +55,47 @@ pub fn affine<const OUT: usize>(
         .collect()
 }
 
+/// An i16-weight affine layer's outputs `(sum_i weights[o][i] * input[i]) /
+/// divisor + biases[o]` (rows of `inputs` weights). Records `{name} sums`
+/// (i32, before the division) and `{name} outputs` (i32). Returns each
+/// output's range as held in i32.
+#[allow(clippy::too_many_arguments)]
+pub fn wide_affine<const OUT: usize>(
+    proof: &mut OverflowProof,
+    name: &str,
+    stack: usize,
+    biases: &[i32; OUT],
+    weights: &[i16],
+    inputs: usize,
+    divisor: i64,
+    input: &[Interval],
+) -> Vec<Interval> {
+    let (sums, outputs) = (format!("{name} sums"), format!("{name} outputs"));
+    biases
+        .iter()
+        .zip(weights.chunks_exact(inputs))
+        .enumerate()
+        .map(|(o, (&bias, row))| {
+            let sum = row.iter().zip(input).fold(Interval::point(0), |acc, (&w, &x)| acc + x.scale(i64::from(w)));
+            proof.record(&sums, Int::I32, sum, || format!("layer stack {stack}, output {o}"));
+            let value = sum.held_in(Int::I32).divide(divisor) + Interval::point(i64::from(bias));
+            proof.record(&outputs, Int::I32, value, || format!("layer stack {stack}, output {o}"));
+            value.held_in(Int::I32)
+        })
+        .collect()
+}
+
+/// `clamp(x, 0, max)^2` of each input.
+pub fn screlu(input: &[Interval], max: i64) -> Vec<Interval> {
+    input
+        .iter()
+        .map(|x| {
+            let (low, high) = (x.min.clamp(0, max), x.max.clamp(0, max));
+            Interval::new(low * low, high * high)
+        })
+        .collect()
+}
+
 /// `clamp(x >> shift, 0, max)` of each input.
 pub fn clipped_relu(input: &[Interval], shift: u32, max: i64) -> Vec<Interval> {
     input

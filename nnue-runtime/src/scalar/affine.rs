@@ -31,6 +31,21 @@ impl<const IN: usize, const PADDED: usize, const OUT: usize> Affine<IN, PADDED, 
         Ok(Affine { biases, weights, nonzero_padding })
     }
 
+    /// The layer of stack `stack` out of bullet tensors holding every stack:
+    /// `biases[stack * OUT + o]`, and the weights as `layout` orders them
+    /// (see [`crate::bullet::weight_index`]); rows padded with zeros.
+    pub fn from_tensors(biases: &[i32], weights: &[i8], layout: crate::bullet::Layout, stacks: usize, stack: usize) -> Self {
+        let () = Self::SHAPE_OK;
+        let biases: Box<[i32; OUT]> = biases[stack * OUT..][..OUT].to_vec().into_boxed_slice().try_into().expect("OUT values");
+        let mut rows = AlignedSlice::zeroed(OUT * PADDED);
+        for o in 0..OUT {
+            for i in 0..IN {
+                rows[o * PADDED + i] = weights[crate::bullet::weight_index(layout, stacks, OUT, IN, stack, o, i)];
+            }
+        }
+        Affine { biases, weights: rows, nonzero_padding: 0 }
+    }
+
     /// Rearranges the weights into four-byte columns for the SIMD column
     /// kernels; [`Self::propagate`] must not be used afterwards.
     pub fn to_columns(&mut self) {

@@ -1,0 +1,142 @@
+//! Reading a net in bullet's raw format: every tensor in the file's order
+//! into whole-net arrays, then each layer stack cut out of them.
+
+use crate::tokens::{ident, int, runtime};
+use nnue_spec::ir::{Arch, FileFormat, IntType, LayerKind, Param, TensorLayout};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+/// The size of a file of this architecture, padding included.
+pub fn file_bytes(arch: &Arch) -> usize {
+    let FileFormat::Bullet { tensors, pad_to } = &arch.format else { unreachable!("a bullet architecture") };
+    let bytes: usize = tensors.iter().map(|t| t.len * int_bytes(t.ty)).sum();
+    bytes.div_ceil(*pad_to) * pad_to
+}
+
+fn int_bytes(ty: IntType) -> usize {
+    match ty {
+        IntType::I8 => 1,
+        IntType::I16 => 2,
+        IntType::I32 => 4,
+    }
+}
+
+fn tensor_type(ty: IntType) -> TokenStream {
+    let rt = runtime();
+    match ty {
+        IntType::I8 => quote!(#rt::bullet::TensorType::I8),
+        IntType::I16 => quote!(#rt::bullet::TensorType::I16),
+        IntType::I32 => quote!(#rt::bullet::TensorType::I32),
+    }
+}
+
+/// The local holding a layer parameter's tensor.
+fn local(arch: &Arch, param: Param) -> proc_macro2::Ident {
+    match param {
+        Param::TransformerWeights => format_ident!("transformer_weights"),
+        Param::TransformerBiases => format_ident!("transformer_biases"),
+        Param::Weights(j) => format_ident!("{}_weights", arch.layers[j].name),
+        Param::Biases(j) => format_ident!("{}_biases", arch.layers[j].name),
+    }
+}
+
+/// The memory type of a layer's weights.
+fn weight_type(kind: LayerKind) -> TokenStream {
+    match kind {
+        LayerKind::WideAffine { .. } => quote!(i16),
+        _ => quote!(i8),
+    }
+}
+
+/// `LayerStack::from_tensors`, inside `impl LayerStack`.
+pub fn stack_from_tensors(arch: &Arch) -> TokenStream {
+    let rt = runtime();
+    let FileFormat::Bullet { tensors, .. } = &arch.format else { unreachable!("a bullet architecture") };
+    let builds = arch.layers.iter().enumerate().filter(|(_, l)| l.kind.is_affine()).map(|(j, l)| {
+        let name = ident(&l.name);
+        let (weights, biases) = (local(arch, Param::Weights(j)), local(arch, Param::Biases(j)));
+        let layout = tensors.iter().find(|t| t.param == Param::Weights(j)).map_or(TensorLayout::InputMajor, |t| t.layout);
+        let layout = match layout {
+            TensorLayout::InputMajor => quote!(#rt::bullet::Layout::InputMajor),
+            TensorLayout::OutputMajor => quote!(#rt::bullet::Layout::OutputMajor),
+        };
+        let ty = match l.kind {
+            LayerKind::WideAffine { .. } => quote!(#rt::scalar::WideAffine),
+            _ => quote!(#rt::scalar::Affine),
+        };
+        quote! {
+            #name: #ty::from_tensors(&tensors.#biases, &tensors.#weights, #layout, LAYER_STACKS, stack)
+        }
+    });
+    quote! {
+        /// Stack number `stack`, cut out of the layer tensors of a bullet
+        /// file (one tensor per layer part, holding every stack).
+        fn from_tensors(tensors: &LayerTensors, stack: usize) -> Self {
+            LayerStack { #(#builds,)* }
+        }
+    }
+}
+
+/// The struct of a bullet file's layer tensors and `read_bullet`, which
+/// reads a whole file into the transformer and the layer stacks.
+pub fn read(arch: &Arch) -> TokenStream {
+    let rt = runtime();
+    let FileFormat::Bullet { tensors, .. } = &arch.format else { unreachable!("a bullet architecture") };
+    let params: Vec<(usize, &nnue_spec::ir::Layer)> = arch.layers.iter().enumerate().filter(|(_, l)| l.kind.is_affine()).collect();
+    let fields = params.iter().map(|&(j, l)| {
+        let (weights, biases, ty) = (local(arch, Param::Weights(j)), local(arch, Param::Biases(j)), weight_type(l.kind));
+        quote! {
+            #weights: ::std::vec::Vec<#ty>,
+            #biases: ::std::vec::Vec<i32>
+        }
+    });
+    let inits = params.iter().map(|&(j, l)| {
+        let (weights, biases) = (local(arch, Param::Weights(j)), local(arch, Param::Biases(j)));
+        let (w, b) = (int(arch.stacks.count * l.output_dimensions * l.input_dimensions), int(arch.stacks.count * l.output_dimensions));
+        quote! {
+            #weights: ::std::vec![0; #w],
+            #biases: ::std::vec![0; #b]
+        }
+    });
+    let scale = crate::tokens::i32(arch.transformer.load_scale);
+    let reads = tensors.iter().map(|t| {
+        let ty = tensor_type(t.ty);
+        let (what, target, scale) = match t.param {
+            Param::TransformerWeights => ("transformer weights".to_owned(), quote!(&mut transformer_weights[..]), scale.clone()),
+            Param::TransformerBiases => ("transformer biases".to_owned(), quote!(&mut transformer_biases[..]), scale.clone()),
+            Param::Weights(j) | Param::Biases(j) => {
+                let part = if matches!(t.param, Param::Weights(_)) { "weights" } else { "biases" };
+                let field = local(arch, t.param);
+                (format!("{} {part}", arch.layers[j].name), quote!(&mut tensors.#field[..]), quote!(1))
+            }
+        };
+        quote! { r.tensor(#what, #ty, #scale, #target)?; }
+    });
+    let file_bytes = int(file_bytes(arch));
+    quote! {
+        /// The size of a net file: every tensor, then zeros up to the padding.
+        pub const FILE_BYTES: usize = #file_bytes;
+
+        /// The layer tensors of a bullet file, each holding every layer stack.
+        struct LayerTensors {
+            #(#fields,)*
+        }
+
+        /// Reads a bullet file: its size, then every tensor in file order;
+        /// the padding after the last one is not read.
+        fn read_bullet(bytes: &[u8]) -> ::core::result::Result<(Transformer, ::std::boxed::Box<[LayerStack]>), #rt::LoadError> {
+            let mut r = #rt::bullet::BulletReader::new(bytes, NAME, FILE_BYTES)?;
+            let mut transformer_weights = #rt::AlignedSlice::<i16>::zeroed(FEATURES * L1);
+            let mut transformer_biases = ::std::boxed::Box::new(#rt::Aligned([0i16; L1]));
+            let mut tensors = LayerTensors { #(#inits,)* };
+            #(#reads)*
+            let transformer = Transformer {
+                biases: transformer_biases,
+                weights: transformer_weights,
+                psqt_weights: #rt::AlignedSlice::zeroed(0),
+            };
+            let stacks = (0..LAYER_STACKS).map(|stack| LayerStack::from_tensors(&tensors, stack)).collect();
+            ::core::result::Result::Ok((transformer, stacks))
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! Bullet's raw net format: little-endian tensors back to back in an order
+//! the architecture gives, no header, then zeros up to a multiple of a
+//! padding size. Nothing identifies such a file but its size, so a file
+//! whose size is not the architecture's is rejected before anything is read.
+
+use crate::error::LoadError;
+use crate::reader::{Encoding, Int, NetReader};
+
+/// The element type of a tensor in the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TensorType {
+    I8,
+    I16,
+    I32,
+}
+
+impl TensorType {
+    /// Bytes per element.
+    pub const fn bytes(self) -> usize {
+        match self {
+            TensorType::I8 => 1,
+            TensorType::I16 => 2,
+            TensorType::I32 => 4,
+        }
+    }
+}
+
+/// The order of a layer's weights; the outputs of all layer stacks count as
+/// one output axis, `stack * outputs + output`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// `input * (stacks * outputs) + stack * outputs + output` (bullet's raw
+    /// layout, output buckets interleaved).
+    InputMajor,
+    /// `(stack * outputs + output) * inputs + input` (transposed).
+    OutputMajor,
+}
+
+/// The position in a weight tensor of stack `stack`'s weight from input `i`
+/// to output `o`.
+#[inline]
+pub fn weight_index(layout: Layout, stacks: usize, outputs: usize, inputs: usize, stack: usize, o: usize, i: usize) -> usize {
+    match layout {
+        Layout::InputMajor => i * (stacks * outputs) + stack * outputs + o,
+        Layout::OutputMajor => (stack * outputs + o) * inputs + i,
+    }
+}
+
+/// The size of a file holding tensors of these byte sizes, padded to a
+/// multiple of `pad_to`.
+pub const fn file_bytes(tensor_bytes: &[usize], pad_to: usize) -> usize {
+    let mut total = 0;
+    let mut i = 0;
+    while i < tensor_bytes.len() {
+        total += tensor_bytes[i];
+        i += 1;
+    }
+    total.div_ceil(pad_to) * pad_to
+}
+
+/// A cursor over a bullet file whose size has been checked.
+pub struct BulletReader<'a> {
+    reader: NetReader<'a>,
+}
+
+impl<'a> BulletReader<'a> {
+    /// A reader for a file of architecture `arch`, which must be exactly
+    /// `expected` bytes long.
+    pub fn new(bytes: &'a [u8], arch: &'static str, expected: usize) -> Result<Self, LoadError> {
+        if bytes.len() != expected {
+            return Err(LoadError::Size { arch, expected, actual: bytes.len() });
+        }
+        Ok(BulletReader { reader: NetReader::new(bytes, arch) })
+    }
+
+    /// Reads `out.len()` values stored as `ty`, each widened to `T` and
+    /// multiplied by `scale` (an error if the product does not fit).
+    pub fn tensor<T: Int>(&mut self, what: &str, ty: TensorType, scale: i32, out: &mut [T]) -> Result<(), LoadError> {
+        match ty {
+            TensorType::I8 => self.widened::<i8, T>(what, scale, out),
+            TensorType::I16 => self.widened::<i16, T>(what, scale, out),
+            TensorType::I32 => self.widened::<i32, T>(what, scale, out),
+        }
+    }
+
+    fn widened<S: Int, T: Int>(&mut self, what: &str, scale: i32, out: &mut [T]) -> Result<(), LoadError> {
+        if S::BYTES == T::BYTES {
+            return self.reader.ints(what, Encoding::Raw, scale, out);
+        }
+        assert!(S::MIN >= T::MIN && S::MAX <= T::MAX, "a tensor is widened, never narrowed");
+        const CHUNK: usize = 4096;
+        let mut stored = [S::default(); CHUNK];
+        for part in out.chunks_mut(CHUNK) {
+            let stored = &mut stored[..part.len()];
+            self.reader.ints(what, Encoding::Raw, scale, stored)?;
+            for (o, v) in part.iter_mut().zip(stored.iter()) {
+                *o = T::from_i64(v.to_i64());
+            }
+        }
+        Ok(())
+    }
+
+    /// The offset after the last tensor read.
+    pub fn offset(&self) -> usize {
+        self.reader.offset()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_padded() {
+        assert_eq!(file_bytes(&[3_145_728, 1024, 16_384, 16], 64), 3_163_200);
+        assert_eq!(file_bytes(&[10, 2], 1), 12);
+    }
+
+    #[test]
+    fn a_wrong_size_is_named() {
+        let err = BulletReader::new(&[0; 10], "net", 12).err().expect("an error");
+        assert!(matches!(err, LoadError::Size { expected: 12, actual: 10, .. }), "{err}");
+    }
+
+    #[test]
+    fn narrow_tensors_are_widened() {
+        let bytes = [0xFFu8, 0x02, 0x01, 0x80];
+        let mut r = BulletReader::new(&bytes, "net", 4).unwrap();
+        let mut a = [0i16; 2];
+        r.tensor("a", TensorType::I8, 1, &mut a).unwrap();
+        assert_eq!(a, [-1, 2]);
+        let mut b = [0i32; 1];
+        r.tensor("b", TensorType::I16, 1, &mut b).unwrap();
+        assert_eq!(b, [-32767]);
+        assert_eq!(r.offset(), 4);
+    }
+
+    #[test]
+    fn weight_orders() {
+        // 2 stacks x 3 outputs x 4 inputs.
+        assert_eq!(weight_index(Layout::InputMajor, 2, 3, 4, 1, 2, 3), 3 * 6 + 3 + 2);
+        assert_eq!(weight_index(Layout::OutputMajor, 2, 3, 4, 1, 2, 3), (3 + 2) * 4 + 3);
+    }
+}

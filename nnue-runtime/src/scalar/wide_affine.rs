@@ -1,0 +1,58 @@
+//! Affine layers with i16 weights (bullet nets' output layers): u8 or i32
+//! inputs, i32 biases and sums, the sum divided before the bias is added.
+
+use crate::aligned::AlignedSlice;
+
+/// An affine layer with `IN` inputs, `OUT` outputs and i16 weights, one
+/// row of `IN` weights per output.
+pub struct WideAffine<const IN: usize, const OUT: usize> {
+    pub biases: Box<[i32; OUT]>,
+    /// `OUT` rows of `IN` weights.
+    pub weights: AlignedSlice<i16>,
+}
+
+impl<const IN: usize, const OUT: usize> WideAffine<IN, OUT> {
+    /// The layer of stack `stack` out of bullet tensors holding every stack:
+    /// `biases[stack * OUT + o]`, and the weights as `layout` orders them
+    /// (see [`crate::bullet::weight_index`]).
+    pub fn from_tensors(biases: &[i32], weights: &[i16], layout: crate::bullet::Layout, stacks: usize, stack: usize) -> Self {
+        let biases: Box<[i32; OUT]> = biases[stack * OUT..][..OUT].to_vec().into_boxed_slice().try_into().expect("OUT values");
+        let mut rows = AlignedSlice::zeroed(OUT * IN);
+        for o in 0..OUT {
+            for i in 0..IN {
+                rows[o * IN + i] = weights[crate::bullet::weight_index(layout, stacks, OUT, IN, stack, o, i)];
+            }
+        }
+        WideAffine { biases, weights: rows }
+    }
+
+    /// `out[o] = (sum_i weights[o][i] * input[i]) / divisor + biases[o]`, the
+    /// sum in wrapping i32 arithmetic and the division truncating toward
+    /// zero (C's).
+    #[inline]
+    pub fn propagate<T: Copy + Into<i32>>(&self, input: &[T; IN], divisor: i32, out: &mut [i32; OUT]) {
+        for (o, (value, row)) in out.iter_mut().zip(self.weights.chunks_exact(IN)).enumerate() {
+            let sum = input.iter().zip(row).fold(0i32, |acc, (&x, &w)| acc.wrapping_add(x.into().wrapping_mul(i32::from(w))));
+            *value = (if divisor == 1 { sum } else { sum.wrapping_div(divisor) }).wrapping_add(self.biases[o]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bullet::Layout;
+
+    #[test]
+    fn divides_before_the_bias_truncating_toward_zero() {
+        // Two stacks of one output over three inputs, input-major with the
+        // stacks interleaved: weights[i * 2 + stack].
+        let weights = [1i16, -1, 2, -2, 3, -3];
+        let layer = WideAffine::<3, 1>::from_tensors(&[10, 20], &weights, Layout::InputMajor, 2, 1);
+        assert_eq!(&layer.weights[..], &[-1, -2, -3]);
+        let mut out = [0];
+        layer.propagate(&[1i32, 1, 1], 4, &mut out);
+        // -6 / 4 = -1 (toward zero), + 20.
+        assert_eq!(out, [19]);
+    }
+}
