@@ -64,3 +64,12 @@ fn unsupported() {
 fn multiple() {
     trybuild::TestCases::new().compile_fail("tests/ui/multiple/*.rs");
 }
+
+/// Bullet files and the layers of bullet nets: tensors missing, repeated,
+/// unknown or of a type their parameter cannot take; a header field in a
+/// headerless file; i16 weights where Stockfish's format has none; SCReLU's
+/// square beyond i32; material bucket tables.
+#[test]
+fn bullet() {
+    trybuild::TestCases::new().compile_fail("tests/ui/bullet/*.rs");
+}

@@ -4,13 +4,19 @@
 
 use std::path::PathBuf;
 
+/// Every shipped architecture: `archs/*.ron` and `archs/bullet/*.ron`
+/// (snapshot `bullet-<name>`).
 fn archs() -> Vec<(String, String)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("archs");
-    let mut archs: Vec<(String, String)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
-        .map(|p| (p.file_stem().unwrap().to_str().unwrap().to_owned(), std::fs::read_to_string(&p).unwrap()))
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("archs");
+    let mut archs: Vec<(String, String)> = [("", root.clone()), ("bullet-", root.join("bullet"))]
+        .into_iter()
+        .flat_map(|(prefix, dir)| {
+            std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+                .map(move |p| (format!("{prefix}{}", p.file_stem().unwrap().to_str().unwrap()), std::fs::read_to_string(&p).unwrap()))
+        })
         .collect();
     archs.sort();
     archs
@@ -19,7 +25,7 @@ fn archs() -> Vec<(String, String)> {
 #[test]
 fn generated_code() {
     let archs = archs();
-    assert_eq!(archs.len(), 12);
+    assert_eq!(archs.len(), 13);
     for (name, text) in archs {
         let arch = nnue_spec::parse(&text).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         let code = nnue_codegen::generate_pretty(&arch, &nnue_codegen::Options::default());

@@ -10,6 +10,9 @@ use quote::quote;
 const PIECES: i64 = 32;
 
 pub fn generate(arch: &Arch) -> TokenStream {
+    if arch.is_bullet() {
+        return bullet(arch);
+    }
     let rt = runtime();
     let encoding = match arch.encoding {
         Encoding::Raw => quote!(#rt::Encoding::Raw),
@@ -77,6 +80,66 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 w.u32(LAYER_STACK_HASH);
                 #(#layers)*
             }
+            w.finish()
+        }
+    }
+}
+
+/// The largest value a layer's input can hold (for sizing random weights).
+fn input_top(arch: &Arch, layer: &nnue_spec::ir::Layer) -> i64 {
+    match layer.inputs.first().map(|s| s.source) {
+        Some(nnue_spec::ir::Source::Layer(i)) => match arch.layers[i].kind {
+            LayerKind::SCReLU { max } => i64::from(max) * i64::from(max),
+            LayerKind::ClippedReLU { max, .. } | LayerKind::SqrClippedReLU { max, .. } => i64::from(max),
+            LayerKind::Concat => 127,
+            _ => 1 << 16,
+        },
+        _ => match arch.transformer.output {
+            TransformerOutput::ClippedReLU { max } => i64::from(max),
+            TransformerOutput::Pairwise { max, divisor } => i64::from(max) * i64::from(max) / i64::from(divisor),
+        },
+    }
+}
+
+/// A random bullet file: every tensor in file order, values of its type.
+fn bullet(arch: &Arch) -> TokenStream {
+    let rt = runtime();
+    let nnue_spec::ir::FileFormat::Bullet { tensors, pad_to } = &arch.format else { unreachable!() };
+    let max = match arch.transformer.output {
+        TransformerOutput::ClippedReLU { max } | TransformerOutput::Pairwise { max, .. } => i64::from(max),
+    };
+    let scale = i64::from(arch.transformer.load_scale);
+    let type_max = |ty: nnue_spec::ir::IntType| match ty {
+        nnue_spec::ir::IntType::I8 => 127,
+        nnue_spec::ir::IntType::I16 => 32767,
+        nnue_spec::ir::IntType::I32 => i64::from(i32::MAX),
+    };
+    let writes = tensors.iter().map(|t| {
+        let ty = ident(t.ty.rust_name());
+        let len = int(t.len);
+        let bound = match t.param {
+            nnue_spec::ir::Param::TransformerWeights => max / 2 / scale,
+            nnue_spec::ir::Param::TransformerBiases => max / scale,
+            // Sums of every input at its largest stay well inside i32.
+            nnue_spec::ir::Param::Weights(j) => {
+                let layer = &arch.layers[j];
+                (1i64 << 30) / (layer.input_dimensions as i64 * input_top(arch, layer)).max(1)
+            }
+            nnue_spec::ir::Param::Biases(_) => 8128,
+        };
+        let bound = lit(bound.clamp(1, type_max(t.ty)));
+        quote! { w.ints(#rt::Encoding::Raw, &rng.values::<#ty>(#len, -#bound, #bound)); }
+    });
+    let pad_to = int(*pad_to);
+    quote! {
+        /// A bullet file of this architecture whose parameters are
+        /// pseudo-random from `seed` (for tests and benchmarks): every tensor
+        /// in file order, then the padding.
+        pub fn random_net_file(seed: u64) -> ::std::vec::Vec<u8> {
+            let mut rng = #rt::Rng::new(seed);
+            let mut w = #rt::NetWriter::new();
+            #(#writes)*
+            w.pad_to(#pad_to);
             w.finish()
         }
     }

@@ -43,6 +43,11 @@ impl NetWriter {
         }
     }
 
+    /// Zeros up to a multiple of `n` bytes (bullet's padding).
+    pub fn pad_to(&mut self, n: usize) {
+        self.bytes.resize(self.bytes.len().div_ceil(n) * n, 0);
+    }
+
     /// The file.
     pub fn finish(self) -> Vec<u8> {
         self.bytes

@@ -588,6 +588,9 @@ impl Validator {
             self.problem("file.format.pad_to", format!("pad_to {pad_to} must lie in 1..=4096"));
         }
         let mut resolved: Vec<Tensor> = Vec::new();
+        // A tensor that names nothing was reported; what it meant to name
+        // is then not reported missing as well.
+        let mut unresolved = false;
         for (i, t) in tensors.iter().enumerate() {
             let at = format!("file.format.tensors[{i}]");
             let param = match t.tensor.split_once('.') {
@@ -612,7 +615,10 @@ impl Validator {
                     None
                 }
             };
-            let Some(param) = param else { continue };
+            let Some(param) = param else {
+                unresolved = true;
+                continue;
+            };
             if resolved.iter().any(|r| r.param == param) {
                 self.problem(format!("{at}.tensor"), format!("`{}` is listed twice", t.tensor));
                 continue;
@@ -646,7 +652,7 @@ impl Validator {
             wanted.extend([Param::Weights(j), Param::Biases(j)]);
         }
         for param in wanted {
-            if !resolved.iter().any(|r| r.param == param) && !tensors.is_empty() || tensors.is_empty() && param == Param::TransformerWeights {
+            if !unresolved && !resolved.iter().any(|r| r.param == param) {
                 let name = match param {
                     Param::TransformerWeights => "transformer.weights".to_owned(),
                     Param::TransformerBiases => "transformer.biases".to_owned(),

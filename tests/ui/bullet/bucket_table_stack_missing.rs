@@ -1,0 +1,3 @@
+nnue::nnue!(include "bucket_table_stack_missing.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "bucket_table_too_short.ron");
+
+fn main() {}

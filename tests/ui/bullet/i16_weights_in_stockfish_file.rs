@@ -1,0 +1,3 @@
+nnue::nnue!(include "i16_weights_in_stockfish_file.ron");
+
+fn main() {}

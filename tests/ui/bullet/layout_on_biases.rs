@@ -1,0 +1,3 @@
+nnue::nnue!(include "layout_on_biases.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "missing_tensor.ron");
+
+fn main() {}

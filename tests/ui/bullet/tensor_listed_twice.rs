@@ -1,0 +1,3 @@
+nnue::nnue!(include "tensor_listed_twice.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "tensor_type_too_wide.ron");
+
+fn main() {}

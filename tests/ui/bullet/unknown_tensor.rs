@@ -1,0 +1,3 @@
+nnue::nnue!(include "unknown_tensor.ron");
+
+fn main() {}

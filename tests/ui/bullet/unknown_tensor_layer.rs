@@ -1,0 +1,3 @@
+nnue::nnue!(include "unknown_tensor_layer.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "version_in_bullet_file.ron");
+
+fn main() {}
