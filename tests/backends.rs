@@ -122,6 +122,7 @@ backend_tests! {
     sfnnv9_backends_equal_scalar: sfnnv9, "sfnnv9.ron", 12;
     sfnnv9_small_backends_equal_scalar: sfnnv9_small, "sfnnv9-small.ron", 64;
     king_buckets_backends_equal_scalar: king_buckets, "tests/piece_square/king_buckets.ron", 64;
+    obsidian_backends_equal_scalar: obsidian, "bullet/obsidian.ron", 64;
 }
 
 /// Composed transformers (several feature sets, i8 rows, FullThreats) have

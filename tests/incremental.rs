@@ -180,6 +180,7 @@ random_net_tests! {
     sfnnv10_random_net: sfnnv10, "sfnnv10.ron";
     sfnnv16_random_net: sfnnv16, "sfnnv16.ron";
     king_buckets_random_net: king_buckets, "tests/piece_square/king_buckets.ron";
+    obsidian_random_net: obsidian, "bullet/obsidian.ron";
 }
 
 macro_rules! real_net_tests {
@@ -207,6 +208,20 @@ real_net_tests! {
     sf_17_1_net: sfnnv9, "nn-1c0000000000.nnue";
     small_net: sfnnv9_small, "nn-37f18f62d772.nnue";
     sf_18_net: sfnnv10, "nn-c288c895ea92.nnue";
+}
+
+/// Obsidian's bullet net (in the repository's test data): king buckets with
+/// mirroring through the stack and the refresh cache.
+#[test]
+fn obsidian_net() {
+    use obsidian::obsidian as arch;
+    let bytes = support::bytes(&support::repo().join("tests/nets/bullet/obsidian-net512_buckets.bin"));
+    for isa in support::isas() {
+        let net = arch::Network::from_bytes_with_isa(&bytes, isa).unwrap();
+        let what = format!("obsidian-net512_buckets.bin, {isa}");
+        random_walk(&net, steps(), 3 + isa as u64, &what).assert_all_seen(&what);
+        check_refresh_cache(&net, 2_000, 13 + isa as u64, &what);
+    }
 }
 
 /// Stockfish 19's net, which loads only with `allow_overflow` (its overflow
