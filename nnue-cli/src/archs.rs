@@ -3,6 +3,7 @@
 
 use nnue::nnue;
 use nnue::runtime::{candidates, AnyNetwork, ArchEntry, LoadError, LoadOptions};
+use std::path::Path;
 
 nnue!(include "sfnnv1.ron");
 nnue!(include "sfnnv2.ron");
@@ -16,6 +17,7 @@ nnue!(include "sfnnv9.ron");
 nnue!(include "sfnnv9-small.ron");
 nnue!(include "sfnnv10.ron");
 nnue!(include "sfnnv16.ron");
+nnue!(include "bullet/obsidian.ron");
 
 /// The compiled architectures. Where two share a header hash (Stockfish's
 /// hash ignores layer input widths: SFNNv4 and SFNNv5 nets carry the same
@@ -34,6 +36,60 @@ pub const ARCHITECTURES: &[ArchEntry] = &[
     sfnnv10::ENTRY,
     sfnnv16::ENTRY,
 ];
+
+/// Every compiled architecture by its shipped file (under `archs/`) and
+/// that file's text: what `--arch FILE.ron` names. Bullet nets have no
+/// header to find their architecture by, so they are loaded only so.
+const BY_FILE: &[(&str, &str, ArchEntry)] = &[
+    ("sfnnv1.ron", include_str!("../../archs/sfnnv1.ron"), sfnnv1::ENTRY),
+    ("sfnnv2.ron", include_str!("../../archs/sfnnv2.ron"), sfnnv2::ENTRY),
+    ("sfnnv3.ron", include_str!("../../archs/sfnnv3.ron"), sfnnv3::ENTRY),
+    ("sfnnv4.ron", include_str!("../../archs/sfnnv4.ron"), sfnnv4::ENTRY),
+    ("sfnnv5.ron", include_str!("../../archs/sfnnv5.ron"), sfnnv5::ENTRY),
+    ("sfnnv6.ron", include_str!("../../archs/sfnnv6.ron"), sfnnv6::ENTRY),
+    ("sfnnv7.ron", include_str!("../../archs/sfnnv7.ron"), sfnnv7::ENTRY),
+    ("sfnnv8.ron", include_str!("../../archs/sfnnv8.ron"), sfnnv8::ENTRY),
+    ("sfnnv9.ron", include_str!("../../archs/sfnnv9.ron"), sfnnv9::ENTRY),
+    ("sfnnv9-small.ron", include_str!("../../archs/sfnnv9-small.ron"), sfnnv9_small::ENTRY),
+    ("sfnnv10.ron", include_str!("../../archs/sfnnv10.ron"), sfnnv10::ENTRY),
+    ("sfnnv16.ron", include_str!("../../archs/sfnnv16.ron"), sfnnv16::ENTRY),
+    ("bullet/obsidian.ron", include_str!("../../archs/bullet/obsidian.ron"), obsidian::ENTRY),
+];
+
+/// The compiled architecture that the architecture file at `path`
+/// describes: one whose checked form equals the file's.
+pub fn entry_for(path: &Path) -> Result<ArchEntry, String> {
+    let arch = crate::expand::read_arch(path)?;
+    BY_FILE
+        .iter()
+        .find(|(_, source, _)| nnue_spec::parse(source).is_ok_and(|shipped| shipped == arch))
+        .map(|&(_, _, entry)| entry)
+        .ok_or_else(|| {
+            let shipped: Vec<&str> = BY_FILE.iter().map(|(file, ..)| *file).collect();
+            format!(
+                "{}: architecture `{}` is not compiled into this binary, which has the shipped ones (archs/{}); for your own, use `nnue!` in your crate",
+                path.display(),
+                arch.name,
+                shipped.join(", archs/")
+            )
+        })
+}
+
+/// Loads a net file: with `arch`, as that architecture (see
+/// [`entry_for`]); otherwise by its header ([`load`]).
+pub fn load_file(net: &Path, arch: Option<&Path>, options: LoadOptions) -> Result<Box<dyn AnyNetwork>, String> {
+    let bytes = nnue::runtime::read_file(net).map_err(|e| e.to_string())?;
+    let loaded = match arch {
+        Some(arch) => (entry_for(arch)?.load)(&bytes, options),
+        None => load(&bytes, options),
+    };
+    loaded.map_err(|e| match e {
+        LoadError::UnknownArchitecture { .. } => {
+            format!("{}: {e} (a bullet net has no header: name its architecture with --arch FILE.ron)", net.display())
+        }
+        e => format!("{}: {e}", net.display()),
+    })
+}
 
 /// Loads `bytes` as `options` say with an architecture whose version and header hash match
 /// and which reads the whole file. If several do, the one whose padding
@@ -64,7 +120,7 @@ pub fn load(bytes: &[u8], options: LoadOptions) -> Result<Box<dyn AnyNetwork>, L
 macro_rules! with_network {
     ($net:expr, $bind:ident => $body:expr) => {
         with_network!(@arms $net, $bind => $body;
-            sfnnv1, sfnnv2, sfnnv3, sfnnv4, sfnnv5, sfnnv6, sfnnv7, sfnnv8, sfnnv9, sfnnv9_small, sfnnv10, sfnnv16)
+            sfnnv1, sfnnv2, sfnnv3, sfnnv4, sfnnv5, sfnnv6, sfnnv7, sfnnv8, sfnnv9, sfnnv9_small, sfnnv10, sfnnv16, obsidian)
     };
     (@arms $net:expr, $bind:ident => $body:expr; $($arch:ident),*) => {{
         let any = nnue::runtime::AnyNetwork::as_any($net);

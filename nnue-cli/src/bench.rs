@@ -6,8 +6,10 @@ use nnue::runtime::bench::{parse_moves, walk_shared, Bench, BenchPosition, Opera
 use nnue::runtime::{Isa, LoadOptions, Network};
 use std::path::Path;
 
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     net: &Path,
+    arch: Option<&Path>,
     isas: &[Isa],
     allow_overflow: bool,
     moves: Option<&Path>,
@@ -22,7 +24,6 @@ pub fn run(
             .map(|n| Operation::ALL.into_iter().find(|op| op.key() == n.trim()).ok_or_else(|| format!("unknown operation `{n}`")))
             .collect::<Result<_, _>>()?,
     };
-    let bytes = nnue::runtime::read_file(net).map_err(|e| e.to_string())?;
     let positions = match moves {
         None => parse_moves(TIMING_MOVES).map_err(|e| format!("the built-in timing positions: {e}"))?,
         Some(moves) => {
@@ -36,14 +37,7 @@ pub fn run(
     };
     println!("net\tarch\tisa\t{}", ops.iter().map(column).collect::<Vec<_>>().join("\t"));
     for &isa in isas {
-        let network = archs::load(
-            &bytes,
-            LoadOptions {
-                isa: Some(isa),
-                allow_overflow,
-            },
-        )
-        .map_err(|e| format!("{}: {e}", net.display()))?;
+        let network = archs::load_file(net, arch, LoadOptions { isa: Some(isa), allow_overflow })?;
         let medians = with_network!(&*network, net => measure(net, positions.clone(), runs, &ops, threads))
             .ok_or_else(|| archs::not_incremental(&*network))?;
         let name = net.file_name().map_or_else(|| net.display().to_string(), |n| n.to_string_lossy().into_owned());

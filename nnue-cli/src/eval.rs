@@ -4,15 +4,22 @@ use crate::{archs, position};
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-pub fn run(net: &Path, options: nnue::runtime::LoadOptions, fen: Option<&str>, fens: Option<&Path>) -> Result<(), String> {
-    let bytes = nnue::runtime::read_file(net).map_err(|e| e.to_string())?;
-    let network = archs::load(&bytes, options).map_err(|e| format!("{}: {e}", net.display()))?;
+pub fn run(
+    net: &Path,
+    arch: Option<&Path>,
+    options: nnue::runtime::LoadOptions,
+    fen: Option<&str>,
+    fens: Option<&Path>,
+) -> Result<(), String> {
+    let network = archs::load_file(net, arch, options)?;
     let fens: Vec<(String, String)> = match (fen, fens) {
         (Some(fen), _) => vec![("--fen".to_owned(), fen.to_owned())],
         (None, Some(file)) => position::read_fens(file)?,
         (None, None) => return Err("give --fen or --fens".to_owned()),
     };
-    let stacks = network.arch().layer_stacks;
+    // A bullet net's output is its engine's evaluation: no PSQT part, and
+    // only the selected output bucket's value is printed.
+    let stacks = if network.arch().file_bytes.is_some() { 0 } else { network.arch().layer_stacks };
     let mut out = BufWriter::new(std::io::stdout().lock());
     let header: Vec<String> = ["fen", "stm", "bucket"]
         .into_iter()
@@ -27,7 +34,7 @@ pub fn run(net: &Path, options: nnue::runtime::LoadOptions, fen: Option<&str>, f
         let board = position::parse(fen).map_err(|e| format!("{at}: {e}"))?;
         let v = network.evaluate_board(&board);
         let mut row = vec![fen.clone(), position::side(&board).to_owned(), v.bucket.to_string()];
-        row.extend(v.psqt.iter().chain(&v.positional).map(i32::to_string));
+        row.extend(v.psqt[..stacks].iter().chain(&v.positional[..stacks]).map(i32::to_string));
         row.push(v.value.to_string());
         writeln!(out, "{}", row.join("\t")).map_err(write_error)?;
     }

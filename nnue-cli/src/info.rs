@@ -3,17 +3,21 @@
 use crate::archs;
 use std::path::Path;
 
-pub fn run(net: &Path, options: nnue::runtime::LoadOptions) -> Result<(), String> {
-    let bytes = nnue::runtime::read_file(net).map_err(|e| e.to_string())?;
-    let network = archs::load(&bytes, options).map_err(|e| format!("{}: {e}", net.display()))?;
+pub fn run(net: &Path, arch: Option<&Path>, options: nnue::runtime::LoadOptions) -> Result<(), String> {
+    let network = archs::load_file(net, arch, options)?;
     let a = network.arch();
-    println!("file               {} ({} bytes)", net.display(), bytes.len());
+    let len = std::fs::metadata(net).map_err(|e| format!("{}: {e}", net.display()))?.len();
+    println!("file               {} ({len} bytes)", net.display());
     println!("architecture       {} - {}", a.name, a.description);
-    println!("version            0x{:08X}", a.version);
-    println!("header hash        0x{:08X}", a.header_hash);
-    println!("transformer hash   0x{:08X}", a.transformer_hash);
-    println!("layer stack hash   0x{:08X}", a.layer_stack_hash);
-    println!("description        {}", network.description().replace('\n', " "));
+    if a.file_bytes.is_some() {
+        println!("format             bullet (raw tensors, no header: the architecture was named with --arch)");
+    } else {
+        println!("version            0x{:08X}", a.version);
+        println!("header hash        0x{:08X}", a.header_hash);
+        println!("transformer hash   0x{:08X}", a.transformer_hash);
+        println!("layer stack hash   0x{:08X}", a.layer_stack_hash);
+        println!("description        {}", network.description().replace('\n', " "));
+    }
     println!("backend            {} (available: {})", network.isa(), nnue::runtime::Isa::available().iter().map(|i| i.name()).collect::<Vec<_>>().join(", "));
     println!("feature set        {} ({} features)", a.feature_set, a.feature_dimensions);
     println!("transformer        {} lanes per perspective, {} PSQT buckets", a.transformer_dimensions, a.psqt_buckets);

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "nnue", version, about = "Evaluate chess positions with Stockfish NNUE nets, bit-exactly")]
+#[command(name = "nnue", version, about = "Evaluate chess positions with Stockfish and bullet NNUE nets, bit-exactly")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -29,9 +29,14 @@ struct Cli {
 enum Command {
     /// Evaluate positions; prints a TSV row per position.
     Eval {
-        /// The .nnue file; its architecture is found by its header hash.
+        /// The net file; a Stockfish net's architecture is found by its
+        /// header hash.
         #[arg(long)]
         net: PathBuf,
+        /// The net's architecture file (one of the shipped `archs/`): needed
+        /// for a bullet net, which has no header to be recognised by.
+        #[arg(long)]
+        arch: Option<PathBuf>,
         /// One position.
         #[arg(long, conflicts_with = "fens", required_unless_present = "fens")]
         fen: Option<String>,
@@ -48,6 +53,10 @@ enum Command {
     Bench {
         #[arg(long)]
         net: PathBuf,
+        /// The net's architecture file (one of the shipped `archs/`): needed
+        /// for a bullet net, which has no header to be recognised by.
+        #[arg(long)]
+        arch: Option<PathBuf>,
         /// One backend, or `all` for every one this CPU runs (default: as for `eval`).
         #[arg(long)]
         isa: Option<String>,
@@ -73,6 +82,10 @@ enum Command {
     Walk {
         #[arg(long)]
         net: PathBuf,
+        /// The net's architecture file (one of the shipped `archs/`): needed
+        /// for a bullet net, which has no header to be recognised by.
+        #[arg(long)]
+        arch: Option<PathBuf>,
         /// A file with one FEN per line (blank lines and `#` comments
         /// skipped; on a line with tabs, the first field).
         #[arg(long)]
@@ -88,19 +101,21 @@ enum Command {
         verify: bool,
     },
     /// Describe a net file (architecture, version, hashes, description,
-    /// sizes), or with --arch an architecture file (layers, shapes, types,
-    /// sizes, every backend's tiling and kernels, a diagram).
+    /// sizes, overflow proof), or with --arch alone an architecture file
+    /// (layers, shapes, types, sizes, every backend's tiling and kernels, a
+    /// diagram).
     Info {
-        #[arg(long, conflicts_with = "arch", required_unless_present = "arch")]
+        #[arg(long, required_unless_present = "arch")]
         net: Option<PathBuf>,
-        /// An architecture (RON) file.
+        /// An architecture (RON) file; with --net, the net's architecture
+        /// (one of the shipped `archs/`, needed for a bullet net).
         #[arg(long)]
         arch: Option<PathBuf>,
-        /// With --arch: the diagram as Graphviz dot.
-        #[arg(long, requires = "arch", conflicts_with = "svg")]
+        /// With --arch alone: the diagram as Graphviz dot.
+        #[arg(long, requires = "arch", conflicts_with_all = ["svg", "net"])]
         dot: bool,
-        /// With --arch: the diagram as SVG.
-        #[arg(long, requires = "arch")]
+        /// With --arch alone: the diagram as SVG.
+        #[arg(long, requires = "arch", conflicts_with = "net")]
         svg: bool,
         /// The kernel backend (as for `eval`).
         #[arg(long)]
@@ -122,18 +137,20 @@ fn main() -> ExitCode {
     let allow_overflow = cli.allow_overflow;
     let options = |isa: Option<String>| choose_isa(isa.as_deref()).map(|isa| LoadOptions { isa: Some(isa), allow_overflow });
     let result = match cli.command {
-        Command::Eval { net, fen, fens, isa } => options(isa).and_then(|o| eval::run(&net, o, fen.as_deref(), fens.as_deref())),
-        Command::Bench { net, isa, moves, runs, ops, threads } => {
+        Command::Eval { net, arch, fen, fens, isa } => {
+            options(isa).and_then(|o| eval::run(&net, arch.as_deref(), o, fen.as_deref(), fens.as_deref()))
+        }
+        Command::Bench { net, arch, isa, moves, runs, ops, threads } => {
             let isas = match isa.as_deref() {
                 Some("all") => Ok(Isa::available()),
                 other => choose_isa(other).map(|i| vec![i]),
             };
-            isas.and_then(|isas| bench::run(&net, &isas, allow_overflow, moves.as_deref(), runs, ops.as_deref(), threads))
+            isas.and_then(|isas| bench::run(&net, arch.as_deref(), &isas, allow_overflow, moves.as_deref(), runs, ops.as_deref(), threads))
         }
-        Command::Walk { net, fens, depth, isa, verify } => {
-            options(isa).and_then(|o| walk::run(&net, &fens, depth, o, verify))
+        Command::Walk { net, arch, fens, depth, isa, verify } => {
+            options(isa).and_then(|o| walk::run(&net, arch.as_deref(), &fens, depth, o, verify))
         }
-        Command::Info { net: Some(net), isa, .. } => options(isa).and_then(|o| info::run(&net, o)),
+        Command::Info { net: Some(net), arch, isa, .. } => options(isa).and_then(|o| info::run(&net, arch.as_deref(), o)),
         Command::Info { arch: Some(arch), dot, svg, .. } => {
             let form = if dot { arch_info::Form::Dot } else if svg { arch_info::Form::Svg } else { arch_info::Form::Text };
             arch_info::run(&arch, form)

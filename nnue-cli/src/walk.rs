@@ -9,9 +9,8 @@ use nnue::runtime::{AccumulatorStack, LoadOptions, Network};
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-pub fn run(net: &Path, fens: &Path, depth: usize, options: LoadOptions, verify: bool) -> Result<(), String> {
-    let bytes = nnue::runtime::read_file(net).map_err(|e| e.to_string())?;
-    let network = archs::load(&bytes, options).map_err(|e| format!("{}: {e}", net.display()))?;
+pub fn run(net: &Path, arch: Option<&Path>, fens: &Path, depth: usize, options: LoadOptions, verify: bool) -> Result<(), String> {
+    let network = archs::load_file(net, arch, options)?;
     let mut roots = Vec::new();
     for (at, fen) in position::read_fens(fens)? {
         let chess = nnue::runtime::shakmaty::chess_from_fen(&fen).map_err(|e| format!("{at}: bad FEN `{fen}`: {e}"))?;

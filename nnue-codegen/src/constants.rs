@@ -114,6 +114,11 @@ pub fn generate(arch: &Arch) -> TokenStream {
         let (inputs, outputs) = (int(l.input_dimensions), int(l.output_dimensions));
         quote! { #rt::LayerInfo { name: #name, kind: #kind, inputs: #inputs, outputs: #outputs } }
     });
+    let file_bytes = if arch.is_bullet() {
+        quote!(::core::option::Option::Some(FILE_BYTES))
+    } else {
+        quote!(::core::option::Option::None)
+    };
     let l1_lanes = arch.transformer.dimensions;
     let weight_bytes: usize = arch
         .features
@@ -168,6 +173,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
             transformer_bytes: #transformer_bytes,
             layer_stacks: LAYER_STACKS,
             layers: &[#(#layers),*],
+            file_bytes: #file_bytes,
         };
     }
 }

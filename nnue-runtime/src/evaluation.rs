@@ -51,6 +51,9 @@ pub struct ArchInfo {
     pub transformer_bytes: usize,
     pub layer_stacks: usize,
     pub layers: &'static [LayerInfo],
+    /// A bullet-format net: the size of its files (they have no header);
+    /// `None` for Stockfish's format.
+    pub file_bytes: Option<usize>,
 }
 
 /// A loaded network of any architecture, behind a vtable: what tools that
