@@ -191,12 +191,13 @@ fn walk_counts_perft_nodes_and_verifies_every_node() {
 fn expand_equals_the_snapshots() {
     let archs = support::repo().join("archs");
     let mut count = 0;
-    for entry in std::fs::read_dir(&archs).unwrap() {
-        let path = entry.unwrap().path();
+    let files = std::fs::read_dir(&archs).unwrap().map(|e| ("", e.unwrap().path()));
+    let bullet = std::fs::read_dir(archs.join("bullet")).unwrap().map(|e| ("bullet-", e.unwrap().path()));
+    for (prefix, path) in files.chain(bullet) {
         if path.extension().is_none_or(|e| e != "ron") {
             continue;
         }
-        let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
+        let name = format!("{prefix}{}", path.file_stem().unwrap().to_str().unwrap());
         let snapshot = std::fs::read_to_string(support::repo().join(format!("tests/snapshots/{name}.snap"))).unwrap();
         let body = snapshot.splitn(3, "---\n").nth(2).expect("an insta header");
         assert_eq!(stdout(&nnue(&["expand", path.to_str().unwrap()])), body, "{name}");
@@ -204,7 +205,7 @@ fn expand_equals_the_snapshots() {
         assert!(neon.contains("mod neon_dotprod {") && body.contains(&neon[neon.find("mod neon_dotprod").unwrap()..neon.find('{').unwrap()]));
         count += 1;
     }
-    assert_eq!(count, 12);
+    assert_eq!(count, 13);
     let err = error_line(&nnue(&["expand", archs.join("sfnnv9.ron").to_str().unwrap(), "--isa", "sse9"]));
     assert!(err.contains("no backend `sse9`"), "{err}");
     let bad = temp("bad.ron", b"(\n  name: \"x\",\n  bogus: 1,\n)\n");
@@ -266,4 +267,41 @@ fn eval_fens_matches_stockfish_18_big_net_and_walk_verifies_it() {
         let last = out.lines().last().unwrap();
         assert!(last.starts_with("nodes=2088 mismatches=0 "), "{isa}: {last}");
     }
+}
+
+/// A bullet net through the command line: without `--arch` an error that
+/// says to name it; with the shipped file, every reference row as `fen stm
+/// bucket eval` equal to the engine's output; `info` and `walk --verify`.
+#[test]
+fn bullet_net_with_its_architecture_named() {
+    let net = support::repo().join("tests/nets/bullet/obsidian-net512_buckets.bin");
+    let arch = support::repo().join("archs/bullet/obsidian.ron");
+    let (net, arch) = (net.to_str().unwrap(), arch.to_str().unwrap());
+    let err = error_line(&nnue(&["eval", "--net", net, "--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1"]));
+    assert!(err.contains("name its architecture with --arch"), "{err}");
+    let reference = support::reference_dir().join("bullet/obsidian-net512_buckets.tsv");
+    let text = std::fs::read_to_string(&reference).unwrap();
+    let fens: String = text.lines().map(|l| format!("{}\n", l.split('\t').next().unwrap())).collect();
+    let fens = temp("obsidian-fens.txt", fens.as_bytes());
+    let out = stdout(&nnue(&["eval", "--net", net, "--arch", arch, "--fens", fens.to_str().unwrap()]));
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("fen\tstm\tbucket\teval"));
+    let mut rows = 0;
+    for (ours, theirs) in lines.zip(text.lines()) {
+        let fields: Vec<&str> = ours.split('\t').collect();
+        let (fen, output) = theirs.split_once('\t').unwrap();
+        assert_eq!((fields[0], fields[3]), (fen, output), "{ours}");
+        assert_eq!(fields[1], fen.split(' ').nth(1).unwrap());
+        rows += 1;
+    }
+    assert_eq!(rows, 1237);
+    let info = stdout(&nnue(&["info", "--net", net, "--arch", arch]));
+    assert!(info.contains("format             bullet") && info.contains("no integer can overflow"), "{info}");
+    let positions = support::repo().join("tests/reference/fens.txt");
+    let walk = stdout(&nnue(&["walk", "--net", net, "--arch", arch, "--fens", positions.to_str().unwrap(), "--depth", "1", "--verify"]));
+    assert!(walk.lines().last().unwrap().contains("mismatches=0"), "{walk}");
+    // A file that is not a shipped architecture is named as such.
+    let other = support::repo().join("tests/piece_square/king_buckets.ron");
+    let err = error_line(&nnue(&["eval", "--net", net, "--arch", other.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1"]));
+    assert!(err.contains("is not compiled into this binary"), "{err}");
 }
