@@ -113,6 +113,13 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
             },
         )
     };
+    // The token is used by the i8 affine kernels; a stack without them
+    // (i16 weights only) leaves it unnamed.
+    let cpu = if arch.layers.iter().any(|l| matches!(l.kind, LayerKind::Affine { .. })) {
+        quote!(cpu)
+    } else {
+        quote!(_cpu)
+    };
     quote! {
         #module_doc
         #[cfg(target_arch = #arch_name)]
@@ -155,7 +162,7 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
             /// token proves the CPU has these features.
             #[target_feature(enable = #features)]
             fn forward(
-                cpu: #rt::simd::Inside<Cpu>,
+                #cpu: #rt::simd::Inside<Cpu>,
                 stack: &LayerStack,
                 input: &[u8; TRANSFORMED],
                 trace: &mut impl ::core::ops::FnMut(&'static str, #rt::LayerOutput<'_>),
