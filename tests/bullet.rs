@@ -9,6 +9,7 @@ use nnue::runtime::{AnyNetwork, ArchEntry, LoadError, LoadOptions};
 use support::{board, repo};
 
 nnue::nnue!(include "bullet/obsidian.ron");
+nnue::nnue!(include "bullet/akimbo.ron");
 
 /// `(fen, output)` rows of a bullet reference file (no header line).
 fn reference(file: &str) -> Vec<(String, i32)> {
@@ -54,6 +55,12 @@ fn check(entry: ArchEntry, net: &str, tsv: &str) {
 #[test]
 fn obsidian_net512_buckets() {
     check(obsidian::ENTRY, "obsidian-net512_buckets.bin", "obsidian-net512_buckets.tsv");
+}
+
+/// A float tail: f32 layers summed in input order, on every backend.
+#[test]
+fn akimbo_morelayers_8_crelu_16_crelu_epoch17() {
+    check(akimbo::ENTRY, "akimbo-morelayers-8-crelu-16-crelu-epoch17.bin", "akimbo-morelayers-8-crelu-16-crelu-epoch17.tsv");
 }
 
 /// A bullet file has no header: its size is what identifies it, and a file

@@ -40,6 +40,7 @@ fn transformer_output(arch: &Arch) -> String {
     match arch.transformer.output {
         TransformerOutput::ClippedReLU { max } => format!("clipped to 0..={max}"),
         TransformerOutput::Pairwise { max, divisor } => format!("pairwise product of halves clipped to 0..={max}, / {divisor}"),
+        TransformerOutput::Accumulators => "the accumulators' values".to_owned(),
     }
 }
 
@@ -53,6 +54,10 @@ fn layer_what(layer: &Layer) -> String {
         LayerKind::WideAffine { divisor: 1 } => "affine, i16 weights, i32 biases".to_owned(),
         LayerKind::WideAffine { divisor } => format!("affine, i16 weights, i32 biases: sum / {divisor} + bias"),
         LayerKind::SCReLU { max } => format!("SCReLU: clamp(x, 0, {max})^2"),
+        LayerKind::FloatAffine { .. } => "affine, f32 weights and biases, each output summed in input order (no fused multiply-add)".to_owned(),
+        LayerKind::CReLU { max } => format!("CReLU: clamp(x, 0, {max}) in f32"),
+        LayerKind::ToFloat { divisor } => format!("to f32: x / {divisor}"),
+        LayerKind::ToInt { multiply } => format!("to i32: x * {multiply}, truncated"),
         LayerKind::Concat => "concatenation".to_owned(),
     }
 }
@@ -70,7 +75,7 @@ fn weight_bytes(ty: nnue_spec::ir::IntType) -> usize {
     match ty {
         nnue_spec::ir::IntType::I8 => 1,
         nnue_spec::ir::IntType::I16 => 2,
-        nnue_spec::ir::IntType::I32 => 4,
+        nnue_spec::ir::IntType::I32 | nnue_spec::ir::IntType::F32 => 4,
     }
 }
 
@@ -104,7 +109,7 @@ fn nodes(arch: &Arch) -> Vec<Node> {
             if t.psqt_buckets > 0 { format!(" + 2 x {} i32 PSQT", t.psqt_buckets) } else { String::new() },
             transformer_output(arch)
         ),
-        shape: format!("{} u8", t.output_dimensions),
+        shape: format!("{} {}", t.output_dimensions, t.output.value_type().rust_name()),
         bytes: arch.features.iter().map(|f| f.dimensions * t.dimensions * weight_bytes(f.weight)).sum::<usize>()
             + t.dimensions * 2
             + features * t.psqt_buckets * 4,
@@ -114,6 +119,7 @@ fn nodes(arch: &Arch) -> Vec<Node> {
         let bytes = match layer.kind {
             LayerKind::Affine { padded_inputs, .. } => layer.output_dimensions * (padded_inputs + 4),
             LayerKind::WideAffine { .. } => layer.output_dimensions * (2 * layer.input_dimensions + 4),
+            LayerKind::FloatAffine { .. } => layer.output_dimensions * (4 * layer.input_dimensions + 4),
             _ => 0,
         };
         let inputs = layer
@@ -121,10 +127,7 @@ fn nodes(arch: &Arch) -> Vec<Node> {
             .iter()
             .map(|s| (match s.source { Source::Transformer => 0, Source::Layer(i) => i + 1 }, slice_label(arch, s)))
             .collect();
-        let ty = match layer.output_type {
-            nnue_spec::ir::ValueType::U8 => "u8",
-            nnue_spec::ir::ValueType::I32 => "i32",
-        };
+        let ty = layer.output_type.rust_name();
         nodes.push(Node {
             name: layer.name.clone(),
             what: layer_what(layer),

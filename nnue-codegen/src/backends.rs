@@ -4,7 +4,7 @@
 use crate::stack::propagate_body;
 use crate::targets::{self, AffineKernel, Target, TARGETS};
 use crate::tokens::{doc, ident, runtime};
-use nnue_spec::ir::{Arch, LayerKind};
+use nnue_spec::ir::{Arch, LayerKind, TransformerOutput};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -113,6 +113,7 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
             },
         )
     };
+    let transform_cpu = if arch.transformer.output == TransformerOutput::Accumulators { quote!(_cpu) } else { quote!(cpu) };
     // The token is used by the i8 affine kernels; a stack without them
     // (i16 weights only) leaves it unnamed.
     let cpu = if arch.layers.iter().any(|l| matches!(l.kind, LayerKind::Affine { .. })) {
@@ -136,7 +137,7 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
             /// The transformer's output into `slots` (all written), perspectives
             /// in `order`.
             pub(super) fn transform<'o>(
-                cpu: Cpu,
+                #transform_cpu: Cpu,
                 accumulator: &Accumulator,
                 order: [usize; 2],
                 slots: &'o mut [::core::mem::MaybeUninit<u8>; TRANSFORMED],

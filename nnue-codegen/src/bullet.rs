@@ -17,7 +17,7 @@ fn int_bytes(ty: IntType) -> usize {
     match ty {
         IntType::I8 => 1,
         IntType::I16 => 2,
-        IntType::I32 => 4,
+        IntType::I32 | IntType::F32 => 4,
     }
 }
 
@@ -27,6 +27,7 @@ fn tensor_type(ty: IntType) -> TokenStream {
         IntType::I8 => quote!(#rt::bullet::TensorType::I8),
         IntType::I16 => quote!(#rt::bullet::TensorType::I16),
         IntType::I32 => quote!(#rt::bullet::TensorType::I32),
+        IntType::F32 => quote!(#rt::bullet::TensorType::F32),
     }
 }
 
@@ -40,11 +41,12 @@ fn local(arch: &Arch, param: Param) -> proc_macro2::Ident {
     }
 }
 
-/// The memory type of a layer's weights.
-fn weight_type(kind: LayerKind) -> TokenStream {
+/// The memory types of a layer's weights and biases.
+fn param_types(kind: LayerKind) -> (TokenStream, TokenStream) {
     match kind {
-        LayerKind::WideAffine { .. } => quote!(i16),
-        _ => quote!(i8),
+        LayerKind::WideAffine { .. } => (quote!(i16), quote!(i32)),
+        LayerKind::FloatAffine { .. } => (quote!(f32), quote!(f32)),
+        _ => (quote!(i8), quote!(i32)),
     }
 }
 
@@ -62,6 +64,7 @@ pub fn stack_from_tensors(arch: &Arch) -> TokenStream {
         };
         let ty = match l.kind {
             LayerKind::WideAffine { .. } => quote!(#rt::scalar::WideAffine),
+            LayerKind::FloatAffine { .. } => quote!(#rt::scalar::FloatAffine),
             _ => quote!(#rt::scalar::Affine),
         };
         quote! {
@@ -84,18 +87,20 @@ pub fn read(arch: &Arch) -> TokenStream {
     let FileFormat::Bullet { tensors, .. } = &arch.format else { unreachable!("a bullet architecture") };
     let params: Vec<(usize, &nnue_spec::ir::Layer)> = arch.layers.iter().enumerate().filter(|(_, l)| l.kind.is_affine()).collect();
     let fields = params.iter().map(|&(j, l)| {
-        let (weights, biases, ty) = (local(arch, Param::Weights(j)), local(arch, Param::Biases(j)), weight_type(l.kind));
+        let (weights, biases) = (local(arch, Param::Weights(j)), local(arch, Param::Biases(j)));
+        let (weight_ty, bias_ty) = param_types(l.kind);
         quote! {
-            #weights: ::std::vec::Vec<#ty>,
-            #biases: ::std::vec::Vec<i32>
+            #weights: ::std::vec::Vec<#weight_ty>,
+            #biases: ::std::vec::Vec<#bias_ty>
         }
     });
     let inits = params.iter().map(|&(j, l)| {
         let (weights, biases) = (local(arch, Param::Weights(j)), local(arch, Param::Biases(j)));
         let (w, b) = (int(arch.stacks.count * l.output_dimensions * l.input_dimensions), int(arch.stacks.count * l.output_dimensions));
+        let zero = if matches!(l.kind, LayerKind::FloatAffine { .. }) { quote!(0.0) } else { quote!(0) };
         quote! {
-            #weights: ::std::vec![0; #w],
-            #biases: ::std::vec![0; #b]
+            #weights: ::std::vec![#zero; #w],
+            #biases: ::std::vec![#zero; #b]
         }
     });
     let scale = crate::tokens::i32(arch.transformer.load_scale);
@@ -110,7 +115,11 @@ pub fn read(arch: &Arch) -> TokenStream {
                 (format!("{} {part}", arch.layers[j].name), quote!(&mut tensors.#field[..]), quote!(1))
             }
         };
-        quote! { r.tensor(#what, #ty, #scale, #target)?; }
+        if t.ty == IntType::F32 {
+            quote! { r.floats(#what, #target)?; }
+        } else {
+            quote! { r.tensor(#what, #ty, #scale, #target)?; }
+        }
     });
     let file_bytes = int(file_bytes(arch));
     quote! {

@@ -79,7 +79,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
     let stack_hash = hex(arch.hashes.layer_stack);
     let features = int(arch.feature_dimensions());
     let l1 = int(arch.transformer.dimensions);
-    let transformed = int(arch.transformer.output_dimensions);
+    let transformed = int(arch.transformer.output_bytes());
     let psqt = int(arch.transformer.psqt_buckets);
     let stacks = int(arch.stacks.count);
     let feature_name =
@@ -107,6 +107,10 @@ pub fn generate(arch: &Arch) -> TokenStream {
             LayerKind::WideAffine { divisor: 1 } => "Affine (i16 weights)",
             LayerKind::WideAffine { .. } => "Affine (i16 weights, sum divided before the bias)",
             LayerKind::SCReLU { .. } => "SCReLU",
+            LayerKind::FloatAffine { .. } => "Affine (f32, summed in input order)",
+            LayerKind::CReLU { .. } => "CReLU (f32)",
+            LayerKind::ToFloat { .. } => "ToFloat",
+            LayerKind::ToInt { .. } => "ToInt",
             LayerKind::ClippedReLU { .. } => "ClippedReLU",
             LayerKind::SqrClippedReLU { .. } => "SqrClippedReLU",
             LayerKind::Concat => "Concat",
@@ -143,7 +147,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
         pub const FEATURES: usize = #features;
         /// Accumulator lanes per perspective (L1).
         pub const L1: usize = #l1;
-        /// Length of the transformer's output, the first layer's input.
+        /// Bytes of the transformer's output, the first layers' input.
         pub const TRANSFORMED: usize = #transformed;
         /// PSQT buckets per perspective.
         pub const PSQT_BUCKETS: usize = #psqt;

@@ -111,6 +111,15 @@ pub fn generate(arch: &Arch) -> TokenStream {
             let description = header.description;
         }
     };
+    let lane_packing = if arch.transformer.output == TransformerOutput::Accumulators {
+        // The layers read the lanes in order: they stay in order.
+        quote! {
+            let _ = backend;
+            ::core::option::Option::None
+        }
+    } else {
+        quote!(backend.accumulator_lanes())
+    };
     let bullet_read = arch.is_bullet().then(|| crate::bullet::read(arch));
     let accumulator_methods = if plain {
         quote! {
@@ -303,13 +312,19 @@ pub fn generate(arch: &Arch) -> TokenStream {
                     proof.check()?;
                 }
                 let mut network = Network { description, backend, transformer, stacks, proof };
-                if let ::core::option::Option::Some(lanes) = backend.accumulator_lanes() {
+                if let ::core::option::Option::Some(lanes) = Self::lane_packing(backend) {
                     network.transformer.permute_lanes(lanes);
                 }
                 if backend != #rt::Backend::Scalar {
                     network.stacks.iter_mut().for_each(LayerStack::prepare_columns);
                 }
                 ::core::result::Result::Ok(network)
+            }
+
+            /// The register width whose packing order `backend` stores the
+            /// accumulator lanes in, if it permutes them.
+            fn lane_packing(backend: #rt::Backend) -> ::core::option::Option<usize> {
+                #lane_packing
             }
 
             /// Loads a net file from disk (see [`Self::from_bytes`]).
@@ -355,7 +370,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
             /// store them in their packing order).
             pub fn accumulator_values(&self, accumulator: &Accumulator, perspective: #rt::Color) -> ::std::vec::Vec<i16> {
                 let mut values = accumulator.values[perspective.index()].to_vec();
-                if let ::core::option::Option::Some(lanes) = self.backend.accumulator_lanes() {
+                if let ::core::option::Option::Some(lanes) = Self::lane_packing(self.backend) {
                     #rt::kernels::layout::unpermute_lanes(&mut values, lanes);
                 }
                 values
@@ -497,5 +512,6 @@ fn scalar_transform(arch: &Arch) -> TokenStream {
             let (max, divisor) = (i32(max), i32(divisor));
             quote!(#rt::scalar::transform_pairwise(&accumulator.values, order, #max, #divisor, slots))
         }
+        TransformerOutput::Accumulators => quote!(#rt::scalar::transform_accumulators(&accumulator.values, order, slots)),
     }
 }

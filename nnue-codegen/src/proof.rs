@@ -9,13 +9,16 @@ use quote::quote;
 
 pub fn generate(arch: &Arch) -> TokenStream {
     let rt = runtime();
-    let top = match arch.transformer.output {
-        TransformerOutput::ClippedReLU { max } => i64::from(max),
+    // The range of every transformer output: for the accumulators
+    // themselves, all of i16.
+    let (low, top) = match arch.transformer.output {
+        TransformerOutput::ClippedReLU { max } => (0, i64::from(max)),
         TransformerOutput::Pairwise { max, divisor } => {
-            i64::from(max) * i64::from(max) / i64::from(divisor)
+            (0, i64::from(max) * i64::from(max) / i64::from(divisor))
         }
+        TransformerOutput::Accumulators => (i64::from(i16::MIN), i64::from(i16::MAX)),
     };
-    let top = lit(top);
+    let (low, top) = (lit(low), lit(top));
     let scale = lit(i64::from(arch.output.scale));
     let combine = match arch.output.eval {
         EvalRule::SumThenDivide => quote!(SumThenDivide),
@@ -72,7 +75,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
         fn prove(transformer: &Transformer, stacks: &[LayerStack]) -> #rt::OverflowProof {
             let mut proof = #rt::OverflowProof::default();
             #transformer
-            let transformed = #rt::overflow::Interval::new(0, #top);
+            let transformed = #rt::overflow::Interval::new(#low, #top);
             for (stack, layers) in stacks.iter().enumerate() {
                 let positional = layers.prove(stack, transformed, &mut proof);
                 let psqt = psqt.get(stack).copied();
@@ -149,6 +152,13 @@ fn step(arch: &Arch, layer: &nnue_spec::ir::Layer) -> TokenStream {
         LayerKind::Concat => {
             let parts = layer.inputs.iter().map(|s| slice(s, arch));
             quote!([#(#parts),*].concat())
+        }
+        // Float layers hold no integers; their conversion back to i32
+        // saturates, so it can be anything in i32.
+        LayerKind::FloatAffine { .. } | LayerKind::CReLU { .. } | LayerKind::ToFloat { .. } => return TokenStream::new(),
+        LayerKind::ToInt { .. } => {
+            let n = int(layer.output_dimensions);
+            quote!(::std::vec![#rt::overflow::Int::I32.range(); #n])
         }
     };
     quote! { let #name = #value; }

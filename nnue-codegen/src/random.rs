@@ -22,6 +22,9 @@ pub fn generate(arch: &Arch) -> TokenStream {
     // range and beyond (stored values are multiplied by load_scale).
     let max = match arch.transformer.output {
         TransformerOutput::ClippedReLU { max } | TransformerOutput::Pairwise { max, .. } => i64::from(max),
+        // Layers activate the accumulators themselves: spread them over a
+        // range like a bullet net's.
+        TransformerOutput::Accumulators => 512,
     };
     let scale = i64::from(arch.transformer.load_scale);
     let psqt_each = arch.transformer.psqt_buckets > 0 && arch.psqt_placement == PsqtPlacement::AfterEachSet;
@@ -97,6 +100,7 @@ fn input_top(arch: &Arch, layer: &nnue_spec::ir::Layer) -> i64 {
         _ => match arch.transformer.output {
             TransformerOutput::ClippedReLU { max } => i64::from(max),
             TransformerOutput::Pairwise { max, divisor } => i64::from(max) * i64::from(max) / i64::from(divisor),
+            TransformerOutput::Accumulators => i64::from(i16::MAX),
         },
     }
 }
@@ -107,14 +111,25 @@ fn bullet(arch: &Arch) -> TokenStream {
     let nnue_spec::ir::FileFormat::Bullet { tensors, pad_to } = &arch.format else { unreachable!() };
     let max = match arch.transformer.output {
         TransformerOutput::ClippedReLU { max } | TransformerOutput::Pairwise { max, .. } => i64::from(max),
+        // Layers activate the accumulators themselves: spread them over a
+        // range like a bullet net's.
+        TransformerOutput::Accumulators => 512,
     };
     let scale = i64::from(arch.transformer.load_scale);
     let type_max = |ty: nnue_spec::ir::IntType| match ty {
         nnue_spec::ir::IntType::I8 => 127,
         nnue_spec::ir::IntType::I16 => 32767,
         nnue_spec::ir::IntType::I32 => i64::from(i32::MAX),
+        nnue_spec::ir::IntType::F32 => 1,
     };
     let writes = tensors.iter().map(|t| {
+        if t.ty == nnue_spec::ir::IntType::F32 {
+            // Weights within 1, biases within a half: float layers cannot
+            // overflow, and their sums stay in the range of the clamps.
+            let len = int(t.len);
+            let bound = if matches!(t.param, nnue_spec::ir::Param::Biases(_)) { 0.5f32 } else { 1.0f32 };
+            return quote! { w.f32s(&rng.floats(#len, #bound)); };
+        }
         let ty = ident(t.ty.rust_name());
         let len = int(t.len);
         let bound = match t.param {

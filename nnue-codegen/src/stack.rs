@@ -4,7 +4,7 @@
 
 use crate::targets::{self, AffineKernel, Target};
 use crate::tokens::{doc, i32, ident, int, lit, runtime};
-use nnue_spec::ir::{Arch, Layer, LayerKind, Slice, Source, ValueType};
+use nnue_spec::ir::{Arch, Layer, LayerKind, Slice, Source, TransformerOutput, ValueType};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -25,6 +25,13 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 quote! {
                     #doc
                     #name: #rt::scalar::Affine<#inputs, #padded, #outputs>
+                }
+            }
+            LayerKind::FloatAffine { .. } => {
+                let doc = doc(&format!("`{}`: {} inputs -> {} outputs, f32.", l.name, l.input_dimensions, l.output_dimensions));
+                quote! {
+                    #doc
+                    #name: #rt::scalar::FloatAffine<#inputs, #outputs>
                 }
             }
             _ => {
@@ -115,6 +122,12 @@ fn value_sum(arch: &Arch) -> TokenStream {
 /// stack's output; for the scalar backend (`target` `None`) or a SIMD target
 /// (with its token in `cpu`).
 pub fn propagate_body(arch: &Arch, target: Option<&Target>) -> TokenStream {
+    let rt = runtime();
+    // The accumulators' values, read back from the output's bytes.
+    let values = (arch.transformer.output == TransformerOutput::Accumulators).then(|| {
+        let n = int(arch.transformer.output_dimensions);
+        quote!(let input = &#rt::scalar::i16_values::<#n>(input);)
+    });
     let steps = arch.layers.iter().map(|layer| layer_step(arch, layer, target));
     let value = value_sum(arch);
     let value = match arch.output.rescale {
@@ -136,6 +149,7 @@ pub fn propagate_body(arch: &Arch, target: Option<&Target>) -> TokenStream {
         }
     };
     quote! {
+        #values
         #(#steps)*
         #result
     }
@@ -259,6 +273,34 @@ fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>) -> TokenStrea
                 #rt::scalar::screlu(#input, #max, &mut #name);
             }
         }
+        LayerKind::FloatAffine { .. } => {
+            let input = input();
+            quote! {
+                let mut #name = [0f32; #n];
+                stack.#name.propagate(#input, &mut #name);
+            }
+        }
+        LayerKind::CReLU { max } => {
+            let input = input();
+            quote! {
+                let mut #name = [0f32; #n];
+                #rt::scalar::crelu_f32(#input, #max, &mut #name);
+            }
+        }
+        LayerKind::ToFloat { divisor } => {
+            let input = input();
+            quote! {
+                let mut #name = [0f32; #n];
+                #rt::scalar::to_float(#input, #divisor, &mut #name);
+            }
+        }
+        LayerKind::ToInt { multiply } => {
+            let input = input();
+            quote! {
+                let mut #name = [0i32; #n];
+                #rt::scalar::to_int(#input, #multiply, &mut #name);
+            }
+        }
         LayerKind::Concat => match joined {
             Some((la, lb)) => {
                 // Both sources whole: `join_16` takes the first `la` and `lb` values.
@@ -293,6 +335,8 @@ fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>) -> TokenStrea
     let output = match layer.output_type {
         ValueType::I32 => quote!(#rt::LayerOutput::I32(#traced)),
         ValueType::U8 => quote!(#rt::LayerOutput::U8(#traced)),
+        ValueType::F32 => quote!(#rt::LayerOutput::F32(#traced)),
+        ValueType::I16 => unreachable!("only the transformer produces i16 values"),
     };
     quote! {
         #compute

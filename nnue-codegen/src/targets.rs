@@ -129,5 +129,10 @@ pub fn transform_call(arch: &Arch) -> TokenStream {
                 quote!(cpu.transform_pairwise_mullo::<L1, #max16, #shift>(&accumulator.values, order, slots))
             }
         }
+        // A copy: the scalar loop, compiled for the target.
+        TransformerOutput::Accumulators => {
+            let rt = crate::tokens::runtime();
+            quote!(#rt::scalar::transform_accumulators(&accumulator.values, order, slots))
+        }
     }
 }

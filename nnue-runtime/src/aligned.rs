@@ -64,6 +64,9 @@ unsafe impl Plain for i8 {}
 unsafe impl Plain for i16 {}
 // SAFETY: as above.
 unsafe impl Plain for i32 {}
+// SAFETY: every 32-bit pattern is an f32 (some are NaNs); alignment 4
+// divides 64.
+unsafe impl Plain for f32 {}
 
 /// The unit of storage: 16 bytes, the largest alignment the system
 /// allocator gives zeroed memory without writing it (`calloc`); slices

@@ -88,18 +88,21 @@ impl Backend {
 }
 
 /// One layer's output, as handed to a trace callback.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum LayerOutput<'a> {
     I32(&'a [i32]),
     U8(&'a [u8]),
+    F32(&'a [f32]),
 }
 
 impl LayerOutput<'_> {
-    /// The values widened to i32.
+    /// The values widened to i32; f32 values as their bits (equal lists
+    /// then mean bit-identical values).
     pub fn to_vec(self) -> Vec<i32> {
         match self {
             LayerOutput::I32(v) => v.to_vec(),
             LayerOutput::U8(v) => v.iter().map(|&x| i32::from(x)).collect(),
+            LayerOutput::F32(v) => v.iter().map(|&x| x.to_bits() as i32).collect(),
         }
     }
 }

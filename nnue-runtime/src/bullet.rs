@@ -12,6 +12,7 @@ pub enum TensorType {
     I8,
     I16,
     I32,
+    F32,
 }
 
 impl TensorType {
@@ -20,7 +21,7 @@ impl TensorType {
         match self {
             TensorType::I8 => 1,
             TensorType::I16 => 2,
-            TensorType::I32 => 4,
+            TensorType::I32 | TensorType::F32 => 4,
         }
     }
 }
@@ -80,7 +81,18 @@ impl<'a> BulletReader<'a> {
             TensorType::I8 => self.widened::<i8, T>(what, scale, out),
             TensorType::I16 => self.widened::<i16, T>(what, scale, out),
             TensorType::I32 => self.widened::<i32, T>(what, scale, out),
+            TensorType::F32 => panic!("{what}: an f32 tensor is read with `floats`"),
         }
+    }
+
+    /// Reads `out.len()` little-endian f32 values.
+    pub fn floats(&mut self, what: &str, out: &mut [f32]) -> Result<(), LoadError> {
+        let mut bits = vec![0i32; out.len()];
+        self.reader.ints(what, Encoding::Raw, 1, &mut bits)?;
+        for (o, b) in out.iter_mut().zip(bits) {
+            *o = f32::from_bits(b as u32);
+        }
+        Ok(())
     }
 
     fn widened<S: Int, T: Int>(&mut self, what: &str, scale: i32, out: &mut [T]) -> Result<(), LoadError> {
@@ -133,6 +145,11 @@ mod tests {
         r.tensor("b", TensorType::I16, 1, &mut b).unwrap();
         assert_eq!(b, [-32767]);
         assert_eq!(r.offset(), 4);
+        let bytes = 0.5f32.to_le_bytes();
+        let mut r = BulletReader::new(&bytes, "net", 4).unwrap();
+        let mut c = [0.0f32; 1];
+        r.floats("c", &mut c).unwrap();
+        assert_eq!(c, [0.5]);
     }
 
     #[test]

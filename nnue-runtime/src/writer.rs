@@ -43,6 +43,11 @@ impl NetWriter {
         }
     }
 
+    /// Little-endian f32 values.
+    pub fn f32s(&mut self, values: &[f32]) {
+        values.iter().for_each(|v| self.bytes.extend_from_slice(&v.to_le_bytes()));
+    }
+
     /// Zeros up to a multiple of `n` bytes (bullet's padding).
     pub fn pad_to(&mut self, n: usize) {
         self.bytes.resize(self.bytes.len().div_ceil(n) * n, 0);
@@ -99,6 +104,11 @@ impl Rng {
                 T::from_i64(v)
             })
             .collect()
+    }
+
+    /// `n` f32 values in `-bound..=bound` (multiples of 2^-20 of it).
+    pub fn floats(&mut self, n: usize, bound: f32) -> Vec<f32> {
+        (0..n).map(|_| self.range(-(1 << 20), 1 << 20) as f32 / (1 << 20) as f32 * bound).collect()
     }
 
     /// An affine layer's weights: `out` rows of `padded`, random in the

@@ -1,7 +1,7 @@
 //! The validated, resolved architecture: every size computed, every name
 //! resolved to an index, every hash known. Code generation reads only this.
 
-pub use crate::schema::{Encoding, EvalRule, TensorLayout, FeatureSetKind, IntType, Mirror, PieceKind, PlaneOrder, PsqtPlacement};
+pub use crate::schema::{Encoding, EvalRule, SumOrder, TensorLayout, FeatureSetKind, IntType, Mirror, PieceKind, PlaneOrder, PsqtPlacement};
 
 /// A checked architecture.
 #[derive(Debug, Clone, PartialEq)]
@@ -111,6 +111,25 @@ pub struct Transformer {
 pub enum TransformerOutput {
     ClippedReLU { max: i32 },
     Pairwise { max: i32, divisor: i32 },
+    /// Both accumulators' i16 values.
+    Accumulators,
+}
+
+impl TransformerOutput {
+    /// The type of the values the first layers read.
+    pub fn value_type(self) -> ValueType {
+        match self {
+            TransformerOutput::Accumulators => ValueType::I16,
+            _ => ValueType::U8,
+        }
+    }
+}
+
+impl Transformer {
+    /// Bytes of the transformer's output buffer (`TRANSFORMED`).
+    pub fn output_bytes(&self) -> usize {
+        self.output_dimensions * self.output.value_type().bytes()
+    }
 }
 
 /// Layer stacks and their selection.
@@ -154,6 +173,31 @@ pub enum ValueType {
     U8,
     /// Affine outputs and squared activations.
     I32,
+    /// Accumulator values.
+    I16,
+    /// Float layers.
+    F32,
+}
+
+impl ValueType {
+    /// Bytes of one value.
+    pub fn bytes(self) -> usize {
+        match self {
+            ValueType::U8 => 1,
+            ValueType::I16 => 2,
+            ValueType::I32 | ValueType::F32 => 4,
+        }
+    }
+
+    /// The Rust type.
+    pub fn rust_name(self) -> &'static str {
+        match self {
+            ValueType::U8 => "u8",
+            ValueType::I16 => "i16",
+            ValueType::I32 => "i32",
+            ValueType::F32 => "f32",
+        }
+    }
 }
 
 /// One layer of a stack.
@@ -169,7 +213,7 @@ pub struct Layer {
 }
 
 /// What a layer computes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum LayerKind {
     /// i8 weights (rows padded to `padded_inputs`), i32 biases.
     Affine { padded_inputs: usize, sparse: bool },
@@ -177,6 +221,14 @@ pub enum LayerKind {
     WideAffine { divisor: i32 },
     /// `clamp(x, 0, max)^2`, to i32.
     SCReLU { max: i32 },
+    /// f32 weights and biases, summed as `order` says.
+    FloatAffine { order: SumOrder },
+    /// `clamp(x, 0, max)` in f32.
+    CReLU { max: f32 },
+    /// `x as f32 / divisor`.
+    ToFloat { divisor: f32 },
+    /// `(x * multiply) as i32`, truncating.
+    ToInt { multiply: f32 },
     ClippedReLU { shift: u32, max: i32 },
     SqrClippedReLU { shift: u32, max: i32 },
     Concat,
@@ -185,7 +237,7 @@ pub enum LayerKind {
 impl LayerKind {
     /// Whether the layer has weights and biases (an affine layer).
     pub fn is_affine(self) -> bool {
-        matches!(self, LayerKind::Affine { .. } | LayerKind::WideAffine { .. })
+        matches!(self, LayerKind::Affine { .. } | LayerKind::WideAffine { .. } | LayerKind::FloatAffine { .. })
     }
 }
 
@@ -261,6 +313,7 @@ impl IntType {
             IntType::I8 => "i8",
             IntType::I16 => "i16",
             IntType::I32 => "i32",
+            IntType::F32 => "f32",
         }
     }
 }

@@ -140,12 +140,14 @@ pub enum Encoding {
     Leb128,
 }
 
-/// Integer types of weights, biases and accumulators.
+/// Element types of weights, biases, accumulators and file tensors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
 pub enum IntType {
     I8,
     I16,
     I32,
+    /// IEEE single precision (float layers of bullet nets).
+    F32,
 }
 
 /// Feature sets the runtime knows how to index.
@@ -304,6 +306,9 @@ pub enum TransformerOutput {
         #[serde(default = "default_max")]
         max: i32,
     },
+    /// Both accumulators as they are, the side to move's first: 2 x L1 i16
+    /// values (for layers that activate them themselves, e.g. `SCReLU`).
+    Accumulators,
     /// `clamp(a, 0, max) * clamp(b, 0, max) / divisor` where a is in the first
     /// half of a perspective's accumulator and b the matching lane of the
     /// second half: 2 x L1/2 = L1 outputs.
@@ -370,8 +375,31 @@ pub enum LayerSpec {
         /// output layers).
         #[serde(default = "one")]
         divisor: i32,
+        /// F32 weights (required there): the order of the sum, part of the
+        /// result (`sum: Sequential`, no `Some`).
+        #[serde(default, deserialize_with = "present")]
+        sum: Option<SumOrder>,
     },
-    /// `clamp(in, 0, max)^2`, u8 or i32 -> i32 (bullet's SCReLU with
+    /// `clamp(in, 0, max)`, f32 -> f32 (bullet's CReLU of float layers).
+    CReLU {
+        name: String,
+        input: String,
+        max: f32,
+    },
+    /// `in as f32 / divisor` (rounded to nearest), i32 -> f32.
+    ToFloat {
+        name: String,
+        input: String,
+        divisor: f32,
+    },
+    /// `in * multiply` in f32, truncated toward zero to an i32 (saturating),
+    /// f32 -> i32.
+    ToInt {
+        name: String,
+        input: String,
+        multiply: f32,
+    },
+    /// `clamp(in, 0, max)^2`, u8, i16 or i32 -> i32 (bullet's SCReLU with
     /// `max` = QA).
     SCReLU {
         name: String,
@@ -398,6 +426,15 @@ pub enum LayerSpec {
     },
     /// The inputs one after the other.
     Concat { name: String, inputs: Vec<String> },
+}
+
+/// The order in which a float layer sums its products.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum SumOrder {
+    /// Per output: the bias, then for each input in order `out = out + x *
+    /// w`, the product and the sum each rounded to f32 (no fused
+    /// multiply-add).
+    Sequential,
 }
 
 fn default_affine_weight() -> IntType {

@@ -63,8 +63,8 @@ pub fn evaluation_buffers(transformer: &Transformer, layers: &[Layer]) -> Vec<St
             cause: Cause { path: "features".to_owned(), label: "the feature set".to_owned() },
         },
         StackBuffer {
-            what: format!("transformer output, {} u8", transformer.output_dimensions),
-            bytes: round_up(transformer.output_dimensions, CACHE_LINE),
+            what: format!("transformer output, {} {}", transformer.output_dimensions, transformer.output.value_type().rust_name()),
+            bytes: round_up(transformer.output_bytes(), CACHE_LINE),
             cause: sizes.transformer_cause(),
         },
     ];
@@ -106,11 +106,17 @@ impl Sizes<'_> {
     fn width_cause(&self, i: usize) -> Cause {
         let layer = &self.layers[i];
         match layer.kind {
-            LayerKind::Affine { .. } | LayerKind::WideAffine { .. } => Cause {
+            LayerKind::Affine { .. } | LayerKind::WideAffine { .. } | LayerKind::FloatAffine { .. } => Cause {
                 path: format!("layers[{i}].outputs"),
                 label: format!("{} outputs {}", layer.name, layer.output_dimensions),
             },
-            LayerKind::ClippedReLU { .. } | LayerKind::SqrClippedReLU { .. } | LayerKind::SCReLU { .. } | LayerKind::Concat => {
+            LayerKind::ClippedReLU { .. }
+            | LayerKind::SqrClippedReLU { .. }
+            | LayerKind::SCReLU { .. }
+            | LayerKind::CReLU { .. }
+            | LayerKind::ToFloat { .. }
+            | LayerKind::ToInt { .. }
+            | LayerKind::Concat => {
                 let widest = layer.inputs.iter().enumerate().max_by_key(|(_, s)| s.len);
                 match widest {
                     Some((k, slice)) => self.slice_cause(i, k, slice),
@@ -146,8 +152,8 @@ impl Sizes<'_> {
     fn layer_buffers(&self, i: usize, layer: &Layer, out: &mut Vec<StackBuffer>) {
         let n = layer.output_dimensions;
         let (what, bytes) = match layer.output_type {
-            ValueType::I32 => (format!("{} output, {n} i32", layer.name), n.saturating_mul(4)),
             ValueType::U8 => (format!("{} output, {n} u8", layer.name), round_up(n, ROW_PADDING)),
+            ty => (format!("{} output, {n} {}", layer.name, ty.rust_name()), n.saturating_mul(ty.bytes())),
         };
         out.push(StackBuffer { what, bytes, cause: self.width_cause(i) });
         let (LayerKind::Affine { padded_inputs, .. }, Some(slice)) = (layer.kind, layer.inputs.first()) else { return };

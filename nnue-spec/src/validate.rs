@@ -52,6 +52,7 @@ pub fn validate(spec: &NetworkSpec) -> Result<Arch, Vec<Problem>> {
         broken: Vec::new(),
         transformer_broken: false,
         transformer_top: 0,
+        transformer_type: ValueType::U8,
         all_names: spec.layers.iter().map(|l| layer_name(l).to_owned()).collect(),
     };
     let module = v.module_name(&spec.name);
@@ -97,6 +98,8 @@ struct Validator {
     transformer_broken: bool,
     /// The transformer's largest output.
     transformer_top: i32,
+    /// The type of the transformer's output values.
+    transformer_type: ValueType,
     /// Every layer name in the file, for "defined later" hints.
     all_names: Vec<String>,
 }
@@ -251,7 +254,11 @@ impl Validator {
                 let top = if divisor > 0 { max.saturating_mul(max) / divisor } else { 1 };
                 (TransformerOutput::Pairwise { max, divisor }, dims, 2 * TRANSFORMER_BLOCK, top)
             }
+            schema::TransformerOutput::Accumulators => {
+                (TransformerOutput::Accumulators, dims.saturating_mul(2), TRANSFORMER_BLOCK, i32::from(i16::MAX))
+            }
         };
+        self.transformer_type = output.value_type();
         self.transformer_broken = dims == 0;
         if dims == 0 || !dims.is_multiple_of(block) {
             self.problem(
@@ -262,8 +269,11 @@ impl Validator {
         }
         let max = match spec.output {
             schema::TransformerOutput::ClippedReLU { max } | schema::TransformerOutput::Pairwise { max, .. } => max,
+            schema::TransformerOutput::Accumulators => i32::from(i16::MAX),
         };
-        if !(1..=i32::from(i16::MAX)).contains(&max) {
+        if output == TransformerOutput::Accumulators {
+            // The values pass unchanged: no clamp to check.
+        } else if !(1..=i32::from(i16::MAX)).contains(&max) {
             self.problem("transformer.output.max", format!("max {max} must lie in 1..={} (it clamps i16 lanes)", i16::MAX));
         } else if !(1..=MAX_TRANSFORMED).contains(&top) {
             self.problem(
@@ -315,17 +325,30 @@ impl Validator {
                 self.problem(format!("{at}.name"), format!("a layer named `{name}` already exists"));
             }
             let layer = match spec {
-                LayerSpec::Affine { input, outputs, sparse, weight, divisor, .. } => {
+                LayerSpec::Affine { input, outputs, sparse, weight, divisor, sum, .. } => {
                     let wide = *weight == IntType::I16;
-                    let accepted: &[ValueType] = if wide { &[ValueType::U8, ValueType::I32] } else { &[ValueType::U8] };
+                    let float = *weight == IntType::F32;
+                    let accepted: &[ValueType] = match weight {
+                        IntType::I16 => &[ValueType::U8, ValueType::I32],
+                        IntType::F32 => &[ValueType::F32],
+                        _ => &[ValueType::U8],
+                    };
                     let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, accepted);
                     if *outputs == 0 {
                         self.problem(format!("{at}.outputs"), "an affine layer needs at least one output");
                     }
-                    if !matches!(weight, IntType::I8 | IntType::I16) {
-                        self.problem(format!("{at}.weight"), format!("affine weights of type {weight:?} are not supported; use I8 or I16"));
+                    if !matches!(weight, IntType::I8 | IntType::I16 | IntType::F32) {
+                        self.problem(format!("{at}.weight"), format!("affine weights of type {weight:?} are not supported; use I8, I16 or F32"));
                     }
-                    if *sparse && wide {
+                    match (float, sum) {
+                        (true, None) => self.problem(
+                            format!("{at}.weight"),
+                            "F32 weights need the order of their sum, part of the result: `sum: Sequential` (the bias, then each input in order, product and sum rounded to f32)",
+                        ),
+                        (false, Some(_)) => self.problem(format!("{at}.sum"), "only F32 weights take a summation order (integer sums are exact)"),
+                        _ => {}
+                    }
+                    if *sparse && (wide || float) {
                         self.problem(format!("{at}.sparse"), "sparse input is only supported for i8 weights");
                     } else if *sparse && slice.is_some_and(|s| s.source != Source::Transformer) {
                         self.problem(format!("{at}.sparse"), "sparse input is only supported for a layer reading the transformer");
@@ -347,7 +370,9 @@ impl Validator {
                     let len = slice.map_or(0, |s| s.len);
                     Layer {
                         name: name.to_owned(),
-                        kind: if wide {
+                        kind: if let Some(order) = sum.filter(|_| float) {
+                            LayerKind::FloatAffine { order }
+                        } else if wide {
                             LayerKind::WideAffine { divisor: *divisor }
                         } else {
                             LayerKind::Affine { padded_inputs: len.div_ceil(AFFINE_PADDING).saturating_mul(AFFINE_PADDING), sparse: *sparse }
@@ -355,11 +380,12 @@ impl Validator {
                         inputs: slice.into_iter().collect(),
                         input_dimensions: len,
                         output_dimensions: *outputs,
-                        output_type: ValueType::I32,
+                        output_type: if float { ValueType::F32 } else { ValueType::I32 },
                     }
                 }
                 LayerSpec::SCReLU { input, max, .. } => {
-                    let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, &[ValueType::U8, ValueType::I32]);
+                    let slice =
+                        self.input(&format!("{at}.input"), input, &layers, transformer_outputs, &[ValueType::U8, ValueType::I16, ValueType::I32]);
                     if !(1..=MAX_SCRELU).contains(max) {
                         self.problem(format!("{at}.max"), format!("max {max} must lie in 1..={MAX_SCRELU} (its square is an i32)"));
                     }
@@ -371,6 +397,28 @@ impl Validator {
                         input_dimensions: len,
                         output_dimensions: len,
                         output_type: ValueType::I32,
+                    }
+                }
+                LayerSpec::CReLU { input, max, .. } | LayerSpec::ToFloat { input, divisor: max, .. } | LayerSpec::ToInt { input, multiply: max, .. } => {
+                    let (kind, accepted, output_type, field): (LayerKind, &[ValueType], ValueType, &str) = match spec {
+                        LayerSpec::CReLU { .. } => (LayerKind::CReLU { max: *max }, &[ValueType::F32], ValueType::F32, "max"),
+                        LayerSpec::ToFloat { .. } => {
+                            (LayerKind::ToFloat { divisor: *max }, &[ValueType::U8, ValueType::I16, ValueType::I32], ValueType::F32, "divisor")
+                        }
+                        _ => (LayerKind::ToInt { multiply: *max }, &[ValueType::F32], ValueType::I32, "multiply"),
+                    };
+                    let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, accepted);
+                    if !(max.is_finite() && *max > 0.0) {
+                        self.problem(format!("{at}.{field}"), format!("{field} {max} must be a positive finite number"));
+                    }
+                    let len = slice.map_or(0, |s| s.len);
+                    Layer {
+                        name: name.to_owned(),
+                        kind,
+                        inputs: slice.into_iter().collect(),
+                        input_dimensions: len,
+                        output_dimensions: len,
+                        output_type,
                     }
                 }
                 LayerSpec::ClippedReLU { input, shift, max, .. } | LayerSpec::SqrClippedReLU { input, shift, max, .. } => {
@@ -438,7 +486,7 @@ impl Validator {
             if self.transformer_broken {
                 return None;
             }
-            (Source::Transformer, transformer_outputs, ValueType::U8)
+            (Source::Transformer, transformer_outputs, self.transformer_type)
         } else if let Some(i) = layers.iter().position(|l| l.name == name) {
             if self.broken[i] {
                 // Already reported: the layer's own input is wrong.
@@ -565,8 +613,8 @@ impl Validator {
                 if file.version.is_none() {
                     self.problem("file", "a Stockfish-format file starts with a version word: give `version: 0x...`");
                 }
-                if let Some(i) = layers.iter().position(|l| matches!(l.kind, LayerKind::WideAffine { .. })) {
-                    self.problem(format!("layers[{i}].weight"), "layers with i16 weights are read from bullet-format files only (`file: (format: Bullet(...))`)");
+                if let Some(i) = layers.iter().position(|l| matches!(l.kind, LayerKind::WideAffine { .. } | LayerKind::FloatAffine { .. })) {
+                    self.problem(format!("layers[{i}].weight"), "layers with i16 or f32 weights are read from bullet-format files only (`file: (format: Bullet(...))`)");
                 }
                 return FileFormat::Stockfish;
             }
@@ -631,11 +679,20 @@ impl Validator {
                 }
                 Param::TransformerBiases => (&[IntType::I8, IntType::I16], transformer.dimensions),
                 Param::Weights(j) => {
-                    let allowed: &[IntType] =
-                        if matches!(layers[j].kind, LayerKind::WideAffine { .. }) { &[IntType::I8, IntType::I16] } else { &[IntType::I8] };
+                    let allowed: &[IntType] = match layers[j].kind {
+                        LayerKind::WideAffine { .. } => &[IntType::I8, IntType::I16],
+                        LayerKind::FloatAffine { .. } => &[IntType::F32],
+                        _ => &[IntType::I8],
+                    };
                     (allowed, stacks.saturating_mul(layers[j].output_dimensions).saturating_mul(layers[j].input_dimensions))
                 }
-                Param::Biases(j) => (&[IntType::I8, IntType::I16, IntType::I32], stacks.saturating_mul(layers[j].output_dimensions)),
+                Param::Biases(j) => {
+                    let allowed: &[IntType] = match layers[j].kind {
+                        LayerKind::FloatAffine { .. } => &[IntType::F32],
+                        _ => &[IntType::I8, IntType::I16, IntType::I32],
+                    };
+                    (allowed, stacks.saturating_mul(layers[j].output_dimensions))
+                }
             };
             if !allowed.contains(&t.ty) {
                 let names: Vec<String> = allowed.iter().map(|t| format!("{t:?}")).collect();
@@ -695,6 +752,9 @@ fn layer_name(spec: &LayerSpec) -> &str {
     match spec {
         LayerSpec::Affine { name, .. }
         | LayerSpec::SCReLU { name, .. }
+        | LayerSpec::CReLU { name, .. }
+        | LayerSpec::ToFloat { name, .. }
+        | LayerSpec::ToInt { name, .. }
         | LayerSpec::ClippedReLU { name, .. }
         | LayerSpec::SqrClippedReLU { name, .. }
         | LayerSpec::Concat { name, .. } => name,
@@ -705,6 +765,8 @@ fn type_name(ty: ValueType) -> &'static str {
     match ty {
         ValueType::U8 => "u8 (activation)",
         ValueType::I32 => "i32 (affine)",
+        ValueType::I16 => "i16 (accumulator)",
+        ValueType::F32 => "f32 (float layer)",
     }
 }
 

@@ -28,6 +28,33 @@ pub fn screlu<T: Copy + Into<i32>, const N: usize>(input: &[T; N], max: i32, out
     }
 }
 
+/// `out[i] = clamp(input[i], 0, max)` in f32 (bullet's CReLU of float
+/// layers). A NaN input stays NaN.
+#[inline]
+pub fn crelu_f32<const N: usize>(input: &[f32; N], max: f32, out: &mut [f32; N]) {
+    for (o, &x) in out.iter_mut().zip(input) {
+        *o = x.clamp(0.0, max);
+    }
+}
+
+/// `out[i] = input[i] as f32 / divisor` (the conversion and the division
+/// each rounded to nearest).
+#[inline]
+pub fn to_float<T: Copy + Into<i32>, const N: usize>(input: &[T; N], divisor: f32, out: &mut [f32; N]) {
+    for (o, &x) in out.iter_mut().zip(input) {
+        *o = x.into() as f32 / divisor;
+    }
+}
+
+/// `out[i] = (input[i] * multiply) as i32`: the product rounded to f32, then
+/// truncated toward zero (saturating at the ends of i32; NaN gives 0).
+#[inline]
+pub fn to_int<const N: usize>(input: &[f32; N], multiply: f32, out: &mut [i32; N]) {
+    for (o, &x) in out.iter_mut().zip(input) {
+        *o = (x * multiply) as i32;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -37,6 +64,19 @@ mod tests {
         let mut out = [0; 5];
         clipped_relu(&[-1, 63, 64, 127 * 64, i32::MAX], 6, 127, &mut out);
         assert_eq!(out, [0, 0, 1, 127, 127]);
+    }
+
+    #[test]
+    fn float_conversions() {
+        let mut f = [0.0; 3];
+        to_float(&[65536i32, 1, -3], 65536.0, &mut f);
+        assert_eq!(f, [1.0, 1.0 / 65536.0, -3.0 / 65536.0]);
+        let mut c = [0.0; 3];
+        crelu_f32(&[-0.5, 0.25, 2.0], 1.0, &mut c);
+        assert_eq!(c, [0.0, 0.25, 1.0]);
+        let mut i = [0; 3];
+        to_int(&[0.18, -0.18, 1e10], 400.0, &mut i);
+        assert_eq!(i, [72, -72, i32::MAX]);
     }
 
     #[test]

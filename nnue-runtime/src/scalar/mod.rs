@@ -4,13 +4,15 @@
 mod activation;
 mod affine;
 mod feature_rows;
+mod float_affine;
 mod threat_transformer;
 mod transformer;
 mod wide_affine;
 
-pub use activation::{clipped_relu, screlu, sqr_clipped_relu};
+pub use activation::{clipped_relu, crelu_f32, screlu, sqr_clipped_relu, to_float, to_int};
+pub use float_affine::FloatAffine;
 pub use affine::Affine;
 pub use feature_rows::FeatureRows;
 pub use threat_transformer::ThreatTransformer;
-pub use transformer::{transform_clip, transform_pairwise, Transformer};
+pub use transformer::{i16_values, transform_accumulators, transform_clip, transform_pairwise, Transformer};
 pub use wide_affine::WideAffine;

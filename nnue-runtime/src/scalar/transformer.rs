@@ -106,6 +106,38 @@ pub fn transform_clip<'o, const L1: usize>(
     unsafe { crate::assume_init_bytes(out) }
 }
 
+/// Both accumulators unchanged, `order[0]`'s first: `out` holds `2 * L1`
+/// i16 values as native-endian bytes, all written and returned (read back by
+/// [`i16_values`]).
+pub fn transform_accumulators<'o, const L1: usize>(
+    acc: &[[i16; L1]; 2],
+    order: [usize; 2],
+    out: &'o mut [MaybeUninit<u8>],
+) -> &'o mut [u8] {
+    assert_eq!(out.len(), 4 * L1);
+    for (half, &perspective) in out.chunks_exact_mut(2 * L1).zip(&order) {
+        for (o, v) in half.chunks_exact_mut(2).zip(&acc[perspective]) {
+            let bytes = v.to_ne_bytes();
+            o[0].write(bytes[0]);
+            o[1].write(bytes[1]);
+        }
+    }
+    // SAFETY: both `2 * L1`-byte halves were written two bytes at a time.
+    unsafe { crate::assume_init_bytes(out) }
+}
+
+/// The i16 values of a transformer output written by
+/// [`transform_accumulators`].
+#[inline]
+pub fn i16_values<const N: usize>(bytes: &[u8]) -> [i16; N] {
+    assert_eq!(bytes.len(), 2 * N);
+    let mut values = [0i16; N];
+    for (v, b) in values.iter_mut().zip(bytes.chunks_exact(2)) {
+        *v = i16::from_ne_bytes([b[0], b[1]]);
+    }
+    values
+}
+
 /// The pairwise transformer output: `out[p * L1/2 + i] = clamp(a[i], 0, max) *
 /// clamp(b[i], 0, max) / divisor`, `a` and `b` the two halves of
 /// `acc[order[p]]`. `out` holds `L1` bytes, all written and returned.

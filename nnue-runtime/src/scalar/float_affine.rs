@@ -1,0 +1,64 @@
+//! Float layers (bullet nets' f32 tails): f32 weights and biases, summed in
+//! a fixed order so that every backend gives the same bits as the engine.
+
+use crate::aligned::AlignedSlice;
+
+/// An affine layer with `IN` inputs and `OUT` outputs in f32. The weights
+/// are held input-major (`IN` rows of `OUT`), so that one input updates
+/// every output at once: the order of each output's sum is unchanged, and
+/// the loop over the outputs vectorises without reassociating anything.
+pub struct FloatAffine<const IN: usize, const OUT: usize> {
+    pub biases: Box<[f32; OUT]>,
+    /// `IN` rows of `OUT` weights.
+    pub weights: AlignedSlice<f32>,
+}
+
+impl<const IN: usize, const OUT: usize> FloatAffine<IN, OUT> {
+    /// The layer of stack `stack` out of bullet tensors holding every stack
+    /// (see [`crate::bullet::weight_index`]).
+    pub fn from_tensors(biases: &[f32], weights: &[f32], layout: crate::bullet::Layout, stacks: usize, stack: usize) -> Self {
+        let biases: Box<[f32; OUT]> = biases[stack * OUT..][..OUT].to_vec().into_boxed_slice().try_into().expect("OUT values");
+        let mut rows = AlignedSlice::zeroed(IN * OUT);
+        for i in 0..IN {
+            for o in 0..OUT {
+                rows[i * OUT + o] = weights[crate::bullet::weight_index(layout, stacks, OUT, IN, stack, o, i)];
+            }
+        }
+        FloatAffine { biases, weights: rows }
+    }
+
+    /// Per output: `out = bias`, then for each input in order `out = out +
+    /// input * weight`, the product and the sum each rounded to f32 (Rust
+    /// never fuses them into a multiply-add).
+    #[inline]
+    pub fn propagate(&self, input: &[f32; IN], out: &mut [f32; OUT]) {
+        *out = *self.biases;
+        for (&x, row) in input.iter().zip(self.weights.chunks_exact(OUT)) {
+            for (o, &w) in out.iter_mut().zip(row) {
+                *o += x * w;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bullet::Layout;
+
+    #[test]
+    fn sums_in_input_order() {
+        // 1e8 + 1 - 1e8 in order is 0 in f32 (1e8 + 1 rounds to 1e8); any
+        // other order could give 1.
+        let layer = FloatAffine::<3, 1>::from_tensors(&[0.0], &[1e8, 1.0, -1e8], Layout::InputMajor, 1, 0);
+        let mut out = [0.0];
+        layer.propagate(&[1.0, 1.0, 1.0], &mut out);
+        assert_eq!(out, [0.0]);
+        let layer = FloatAffine::<3, 1>::from_tensors(&[0.0], &[1.0, 1e8, -1e8], Layout::InputMajor, 1, 0);
+        layer.propagate(&[1.0, 1.0, 1.0], &mut out);
+        assert_eq!(out, [0.0]);
+        let layer = FloatAffine::<3, 1>::from_tensors(&[0.0], &[1e8, -1e8, 1.0], Layout::InputMajor, 1, 0);
+        layer.propagate(&[1.0, 1.0, 1.0], &mut out);
+        assert_eq!(out, [1.0]);
+    }
+}
