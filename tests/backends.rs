@@ -123,6 +123,8 @@ backend_tests! {
     sfnnv9_small_backends_equal_scalar: sfnnv9_small, "sfnnv9-small.ron", 64;
     king_buckets_backends_equal_scalar: king_buckets, "tests/piece_square/king_buckets.ron", 64;
     obsidian_backends_equal_scalar: obsidian, "bullet/obsidian.ron", 64;
+    akimbo_backends_equal_scalar: akimbo, "bullet/akimbo.ron", 64;
+    bullet_multilayer_backends_equal_scalar: bullet_multilayer, "tests/bullet/multilayer.ron", 32;
 }
 
 /// Composed transformers (several feature sets, i8 rows, FullThreats) have

@@ -181,6 +181,8 @@ random_net_tests! {
     sfnnv16_random_net: sfnnv16, "sfnnv16.ron";
     king_buckets_random_net: king_buckets, "tests/piece_square/king_buckets.ron";
     obsidian_random_net: obsidian, "bullet/obsidian.ron";
+    akimbo_random_net: akimbo, "bullet/akimbo.ron";
+    bullet_multilayer_random_net: bullet_multilayer, "tests/bullet/multilayer.ron";
 }
 
 macro_rules! real_net_tests {
@@ -221,6 +223,19 @@ fn obsidian_net() {
         let what = format!("obsidian-net512_buckets.bin, {isa}");
         random_walk(&net, steps(), 3 + isa as u64, &what).assert_all_seen(&what);
         check_refresh_cache(&net, 2_000, 13 + isa as u64, &what);
+    }
+}
+
+/// akimbo's bullet net (in the repository's test data): a float tail after
+/// the accumulator stack.
+#[test]
+fn akimbo_net() {
+    use akimbo::akimbo as arch;
+    let bytes = support::bytes(&support::repo().join("tests/nets/bullet/akimbo-morelayers-8-crelu-16-crelu-epoch17.bin"));
+    for isa in support::isas() {
+        let net = arch::Network::from_bytes_with_isa(&bytes, isa).unwrap();
+        let what = format!("akimbo-morelayers-8-crelu-16-crelu-epoch17.bin, {isa}");
+        random_walk(&net, steps(), 3 + isa as u64, &what).assert_all_seen(&what);
     }
 }
 

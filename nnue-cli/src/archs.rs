@@ -18,6 +18,7 @@ nnue!(include "sfnnv9-small.ron");
 nnue!(include "sfnnv10.ron");
 nnue!(include "sfnnv16.ron");
 nnue!(include "bullet/obsidian.ron");
+nnue!(include "bullet/akimbo.ron");
 
 /// The compiled architectures. Where two share a header hash (Stockfish's
 /// hash ignores layer input widths: SFNNv4 and SFNNv5 nets carry the same
@@ -54,6 +55,7 @@ const BY_FILE: &[(&str, &str, ArchEntry)] = &[
     ("sfnnv10.ron", include_str!("../../archs/sfnnv10.ron"), sfnnv10::ENTRY),
     ("sfnnv16.ron", include_str!("../../archs/sfnnv16.ron"), sfnnv16::ENTRY),
     ("bullet/obsidian.ron", include_str!("../../archs/bullet/obsidian.ron"), obsidian::ENTRY),
+    ("bullet/akimbo.ron", include_str!("../../archs/bullet/akimbo.ron"), akimbo::ENTRY),
 ];
 
 /// The compiled architecture that the architecture file at `path`
@@ -120,7 +122,7 @@ pub fn load(bytes: &[u8], options: LoadOptions) -> Result<Box<dyn AnyNetwork>, L
 macro_rules! with_network {
     ($net:expr, $bind:ident => $body:expr) => {
         with_network!(@arms $net, $bind => $body;
-            sfnnv1, sfnnv2, sfnnv3, sfnnv4, sfnnv5, sfnnv6, sfnnv7, sfnnv8, sfnnv9, sfnnv9_small, sfnnv10, sfnnv16, obsidian)
+            sfnnv1, sfnnv2, sfnnv3, sfnnv4, sfnnv5, sfnnv6, sfnnv7, sfnnv8, sfnnv9, sfnnv9_small, sfnnv10, sfnnv16, obsidian, akimbo)
     };
     (@arms $net:expr, $bind:ident => $body:expr; $($arch:ident),*) => {{
         let any = nnue::runtime::AnyNetwork::as_any($net);

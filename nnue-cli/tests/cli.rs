@@ -205,7 +205,7 @@ fn expand_equals_the_snapshots() {
         assert!(neon.contains("mod neon_dotprod {") && body.contains(&neon[neon.find("mod neon_dotprod").unwrap()..neon.find('{').unwrap()]));
         count += 1;
     }
-    assert_eq!(count, 13);
+    assert_eq!(count, 14);
     let err = error_line(&nnue(&["expand", archs.join("sfnnv9.ron").to_str().unwrap(), "--isa", "sse9"]));
     assert!(err.contains("no backend `sse9`"), "{err}");
     let bad = temp("bad.ron", b"(\n  name: \"x\",\n  bogus: 1,\n)\n");
@@ -300,6 +300,14 @@ fn bullet_net_with_its_architecture_named() {
     let positions = support::repo().join("tests/reference/fens.txt");
     let walk = stdout(&nnue(&["walk", "--net", net, "--arch", arch, "--fens", positions.to_str().unwrap(), "--depth", "1", "--verify"]));
     assert!(walk.lines().last().unwrap().contains("mismatches=0"), "{walk}");
+    // akimbo's float tail through the command line.
+    let net = support::repo().join("tests/nets/bullet/akimbo-morelayers-8-crelu-16-crelu-epoch17.bin");
+    let arch = support::repo().join("archs/bullet/akimbo.ron");
+    let (net, arch) = (net.to_str().unwrap(), arch.to_str().unwrap());
+    let reference = std::fs::read_to_string(support::reference_dir().join("bullet/akimbo-morelayers-8-crelu-16-crelu-epoch17.tsv")).unwrap();
+    let (fen, output) = reference.lines().nth(1).unwrap().split_once('\t').unwrap();
+    let out = stdout(&nnue(&["eval", "--net", net, "--arch", arch, "--fen", fen]));
+    assert_eq!(out.lines().nth(1).unwrap().split('\t').nth(3), Some(output), "{out}");
     // A file that is not a shipped architecture is named as such.
     let other = support::repo().join("tests/piece_square/king_buckets.ron");
     let err = error_line(&nnue(&["eval", "--net", net, "--arch", other.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1"]));

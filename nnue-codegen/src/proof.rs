@@ -155,7 +155,11 @@ fn step(arch: &Arch, layer: &nnue_spec::ir::Layer) -> TokenStream {
         }
         // Float layers hold no integers; their conversion back to i32
         // saturates, so it can be anything in i32.
-        LayerKind::FloatAffine { .. } | LayerKind::CReLU { .. } | LayerKind::ToFloat { .. } => return TokenStream::new(),
+        LayerKind::FloatAffine { .. } | LayerKind::CReLU { .. } => return TokenStream::new(),
+        LayerKind::ToFloat { .. } => {
+            let input = input();
+            return quote! { #rt::overflow::layers::to_float(proof, #label, stack, #input); };
+        }
         LayerKind::ToInt { .. } => {
             let n = int(layer.output_dimensions);
             quote!(::std::vec![#rt::overflow::Int::I32.range(); #n])

@@ -370,8 +370,9 @@ impl Validator {
                     let len = slice.map_or(0, |s| s.len);
                     Layer {
                         name: name.to_owned(),
-                        kind: if let Some(order) = sum.filter(|_| float) {
-                            LayerKind::FloatAffine { order }
+                        kind: if float {
+                            // Without an order (reported above) it is still a float layer.
+                            LayerKind::FloatAffine { order: sum.unwrap_or(schema::SumOrder::Sequential) }
                         } else if wide {
                             LayerKind::WideAffine { divisor: *divisor }
                         } else {

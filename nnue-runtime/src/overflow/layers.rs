@@ -85,6 +85,14 @@ pub fn wide_affine<const OUT: usize>(
         .collect()
 }
 
+/// The integers a float layer starts from (converted to f32, rounded to
+/// nearest): records `{name} inputs` (i32), the range of the values
+/// converted. They are exact in f32 within ±2^24.
+pub fn to_float(proof: &mut OverflowProof, name: &str, stack: usize, input: &[Interval]) {
+    let all = input.iter().fold(input.first().copied().unwrap_or(Interval::point(0)), |a, &b| a.union(b));
+    proof.record(&format!("{name} inputs"), Int::I32, all, || format!("layer stack {stack}"));
+}
+
 /// `clamp(x, 0, max)^2` of each input.
 pub fn screlu(input: &[Interval], max: i64) -> Vec<Interval> {
     input

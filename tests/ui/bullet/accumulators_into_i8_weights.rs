@@ -1,0 +1,3 @@
+nnue::nnue!(include "accumulators_into_i8_weights.ron");
+
+fn main() {}

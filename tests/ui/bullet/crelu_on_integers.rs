@@ -1,0 +1,3 @@
+nnue::nnue!(include "crelu_on_integers.ron");
+
+fn main() {}

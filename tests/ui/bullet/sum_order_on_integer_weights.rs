@@ -1,0 +1,3 @@
+nnue::nnue!(include "sum_order_on_integer_weights.ron");
+
+fn main() {}

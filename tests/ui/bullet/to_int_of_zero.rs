@@ -1,0 +1,3 @@
+nnue::nnue!(include "to_int_of_zero.ron");
+
+fn main() {}
