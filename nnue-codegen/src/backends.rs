@@ -116,7 +116,7 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
     let transform_cpu = if arch.transformer.output == TransformerOutput::Accumulators { quote!(_cpu) } else { quote!(cpu) };
     // The token is used by the i8 affine kernels; a stack without them
     // (i16 weights only) leaves it unnamed.
-    let cpu = if arch.layers.iter().any(|l| matches!(l.kind, LayerKind::Affine { .. })) {
+    let cpu = if arch.layers.iter().any(|l| matches!(l.kind, LayerKind::Affine { .. }) || crate::stack::fused_screlu(arch, l, target)) {
         quote!(cpu)
     } else {
         quote!(_cpu)

@@ -213,6 +213,18 @@ fn slice_ref(slice: &Slice, arch: &Arch, target: Option<&Target>) -> TokenStream
 /// The statements computing one layer's output into a local of its name,
 /// then handing it to `trace`.
 fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>) -> TokenStream {
+    // An SCReLU fused into the next layer is computed there, only where
+    // its values are needed (see `fused_screlu`).
+    let next = arch.layers.iter().position(|l| l.name == layer.name).and_then(|i| arch.layers.get(i + 1));
+    match (target, next) {
+        (Some(target), Some(next)) if matches!(layer.kind, LayerKind::SCReLU { .. }) && fused_screlu(arch, next, target) => TokenStream::new(),
+        _ => compute_and_trace(arch, layer, target),
+    }
+}
+
+/// The statements computing one layer's output into a local of its name,
+/// then handing it to `trace`.
+fn compute_and_trace(arch: &Arch, layer: &Layer, target: Option<&Target>) -> TokenStream {
     let rt = runtime();
     let name = ident(&layer.name);
     let label = &layer.name;
@@ -261,9 +273,32 @@ fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>) -> TokenStrea
         }
         LayerKind::WideAffine { divisor } => {
             let (input, divisor) = (input(), i32(divisor));
-            quote! {
-                let mut #name = [0i32; #n];
-                stack.#name.propagate(#input, #divisor, &mut #name);
+            match (target, screlu_of_bytes(arch, layer)) {
+                (Some(target), Some((bytes, max))) if fused_screlu(arch, layer, target) => {
+                    // The SCReLU's u8 input straight into 16-bit products
+                    // when the weights allow it (checked on loading). The
+                    // SCReLU's values are computed for the trace only (dead
+                    // code when nothing traces), or for the scalar sum.
+                    let Source::Layer(s) = layer.inputs[0].source else { unreachable!("screlu_of_bytes reads a layer") };
+                    let screlu = compute_and_trace(arch, &arch.layers[s], Some(target));
+                    let (bytes, max16, inputs) = (slice_ref(bytes, arch, Some(target)), lit(i64::from(max)), int(layer.input_dimensions));
+                    quote! {
+                        let mut #name = [0i32; #n];
+                        if stack.#name.i16_products(#max16) {
+                            let mut sums = [0i32; #n];
+                            cpu.screlu_affine::<#inputs, #n>(#bytes, #max16, &stack.#name.weights, &mut sums);
+                            stack.#name.finish(&sums, #divisor, &mut #name);
+                            #screlu
+                        } else {
+                            #screlu
+                            stack.#name.propagate(#input, #divisor, &mut #name);
+                        }
+                    }
+                }
+                _ => quote! {
+                    let mut #name = [0i32; #n];
+                    stack.#name.propagate(#input, #divisor, &mut #name);
+                },
             }
         }
         LayerKind::SCReLU { max } => {
@@ -342,6 +377,40 @@ fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>) -> TokenStrea
         #compute
         trace(#label, #output);
     }
+}
+
+/// Whether `target` computes the i16-weight `layer` from its SCReLU's bytes
+/// ([`screlu_of_bytes`]) with its `screlu_affine` kernel.
+pub(crate) fn fused_screlu(arch: &Arch, layer: &Layer, target: &Target) -> bool {
+    let Some(index) = arch.layers.iter().position(|l| l.name == layer.name) else { return false };
+    let read_once = |i: usize| {
+        let by_layers = arch.layers.iter().flat_map(|l| &l.inputs).filter(|s| s.source == Source::Layer(i)).count();
+        let by_output = arch.output.value.iter().any(|t| t.element.layer == i) || arch.output.forward.is_some_and(|f| f.input.layer == i);
+        by_layers == 1 && !by_output
+    };
+    matches!(layer.kind, LayerKind::WideAffine { .. })
+        && screlu_of_bytes(arch, layer).is_some()
+        // The SCReLU right before this layer and read by it alone: it can be
+        // computed here, in the trace's order.
+        && layer.inputs[0].source == Source::Layer(index.wrapping_sub(1))
+        && read_once(index - 1)
+        && layer.input_dimensions.is_multiple_of(4 * target.dot_lanes)
+}
+
+/// For an i16-weight layer reading all of an `SCReLU` of u8 values: that
+/// SCReLU's input and its clamp (at most 255, as the values are bytes).
+pub(crate) fn screlu_of_bytes<'a>(arch: &'a Arch, layer: &Layer) -> Option<(&'a Slice, i32)> {
+    let [slice] = &layer.inputs[..] else { return None };
+    let Source::Layer(i) = slice.source else { return None };
+    let screlu = &arch.layers[i];
+    let LayerKind::SCReLU { max } = screlu.kind else { return None };
+    let source = screlu.inputs.first()?;
+    let source_type = match source.source {
+        Source::Transformer => arch.transformer.output.value_type(),
+        Source::Layer(j) => arch.layers[j].output_type,
+    };
+    let whole = slice.start == 0 && slice.len == screlu.output_dimensions;
+    (whole && source_type == ValueType::U8).then_some((source, max.min(255)))
 }
 
 /// An affine layer: the scalar kernel, or the target's column or row kernel

@@ -12,10 +12,12 @@ pub mod layout;
 
 mod accumulate;
 mod affine;
+mod screlu_affine;
 mod set_updates;
 mod transform;
 
 pub use accumulate::accumulate;
 pub use affine::{affine_columns, affine_rows};
+pub use screlu_affine::screlu_affine;
 pub use set_updates::{update_sets, SetUpdate, SetUpdates};
 pub use transform::{transform_clip, transform_pairwise_mulhi, transform_pairwise_mulhi_signed, transform_pairwise_mullo};

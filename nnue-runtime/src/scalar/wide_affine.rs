@@ -9,6 +9,8 @@ pub struct WideAffine<const IN: usize, const OUT: usize> {
     pub biases: Box<[i32; OUT]>,
     /// `OUT` rows of `IN` weights.
     pub weights: AlignedSlice<i16>,
+    /// The largest `|weight|`.
+    max_abs_weight: i32,
 }
 
 impl<const IN: usize, const OUT: usize> WideAffine<IN, OUT> {
@@ -23,7 +25,25 @@ impl<const IN: usize, const OUT: usize> WideAffine<IN, OUT> {
                 rows[o * IN + i] = weights[crate::bullet::weight_index(layout, stacks, OUT, IN, stack, o, i)];
             }
         }
-        WideAffine { biases, weights: rows }
+        let max_abs_weight = rows.iter().map(|&w| i32::from(w).abs()).max().unwrap_or(0);
+        WideAffine { biases, weights: rows, max_abs_weight }
+    }
+
+    /// Whether every product of a weight and an input of at most
+    /// `max_input` fits an i16 (proven once, on loading): then the SIMD
+    /// kernel [`crate::kernels::screlu_affine`] may multiply in 16 bits, as
+    /// Obsidian's engine does (its net has |w| <= 126: 255 * 126 <= 32767).
+    pub fn i16_products(&self, max_input: i32) -> bool {
+        self.max_abs_weight * max_input <= i32::from(i16::MAX)
+    }
+
+    /// `out[o] = sums[o] / divisor + biases[o]`: the end of
+    /// [`Self::propagate`] for sums computed elsewhere.
+    #[inline]
+    pub fn finish(&self, sums: &[i32; OUT], divisor: i32, out: &mut [i32; OUT]) {
+        for ((value, &sum), &bias) in out.iter_mut().zip(sums).zip(self.biases.iter()) {
+            *value = (if divisor == 1 { sum } else { sum.wrapping_div(divisor) }).wrapping_add(bias);
+        }
     }
 
     /// `out[o] = (sum_i weights[o][i] * input[i]) / divisor + biases[o]`, the
@@ -31,10 +51,11 @@ impl<const IN: usize, const OUT: usize> WideAffine<IN, OUT> {
     /// zero (C's).
     #[inline]
     pub fn propagate<T: Copy + Into<i32>>(&self, input: &[T; IN], divisor: i32, out: &mut [i32; OUT]) {
-        for (o, (value, row)) in out.iter_mut().zip(self.weights.chunks_exact(IN)).enumerate() {
-            let sum = input.iter().zip(row).fold(0i32, |acc, (&x, &w)| acc.wrapping_add(x.into().wrapping_mul(i32::from(w))));
-            *value = (if divisor == 1 { sum } else { sum.wrapping_div(divisor) }).wrapping_add(self.biases[o]);
+        let mut sums = [0i32; OUT];
+        for (sum, row) in sums.iter_mut().zip(self.weights.chunks_exact(IN)) {
+            *sum = input.iter().zip(row).fold(0i32, |acc, (&x, &w)| acc.wrapping_add(x.into().wrapping_mul(i32::from(w))));
         }
+        self.finish(&sums, divisor, out);
     }
 }
 

@@ -196,6 +196,14 @@ pub unsafe trait Dot: Copy {
     /// # Safety
     /// `x` and `w` are valid for `4 * LANES` reads; the CPU supports the ISA.
     unsafe fn dot(acc: Self::S, x: *const u8, w: *const i8) -> Self::S;
+    /// `acc[l] + sum_k (m[k] * w[k]) * m[k]` over inputs `k = 2l, 2l + 1`,
+    /// where `m[k] = min(x[k], max)`: `2 * LANES` u8 inputs against as many
+    /// i16 weights, the first product in an i16 lane and the second summed
+    /// in pairs into i32 lanes (bullet's SCReLU dot product). Exact when
+    /// every `|m[k] * w[k]|` is at most 32767.
+    /// # Safety
+    /// `x` and `w` are valid for `2 * LANES` reads; the CPU supports the ISA.
+    unsafe fn screlu_dot(acc: Self::S, x: *const u8, w: *const i16, max: i16) -> Self::S;
     /// The sum of all lanes (wrapping).
     /// # Safety
     /// The CPU supports the ISA.

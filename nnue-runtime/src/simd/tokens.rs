@@ -129,6 +129,16 @@ macro_rules! backend_token {
         impl $crate::simd::Inside<$token> {
             backend_token!(@affine affine_columns, affine_rows, $dot);
             backend_token!(@affine affine_columns_256, affine_rows_256, $dot256);
+
+            /// [`crate::kernels::screlu_affine`] with this ISA's widest dot
+            /// products, inlined into the `#[target_feature]` function
+            /// calling it.
+            #[inline(always)]
+            pub fn screlu_affine<const IN: usize, const OUT: usize>(self, input: &[u8; IN], max: i16, weights: &[i16], sums: &mut [i32; OUT]) {
+                // SAFETY: as for the affine kernels below: an `Inside` exists
+                // only if the CPU supports the ISA.
+                unsafe { $crate::kernels::screlu_affine::<$dot, IN, OUT>(input, max, weights, sums) }
+            }
         }
     };
 

@@ -31,6 +31,16 @@ macro_rules! dot_registers {
             unsafe { _mm256_add_epi32(a, b) }
         }
         #[inline(always)]
+        unsafe fn screlu_dot(acc: __m256i, x: *const u8, w: *const i16, max: i16) -> __m256i {
+            // SAFETY: the caller guarantees 16 readable bytes at `x`, 16
+            // readable weights at `w`, and AVX2.
+            unsafe {
+                let m = _mm256_min_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128(x.cast())), _mm256_set1_epi16(max));
+                let products = _mm256_mullo_epi16(m, _mm256_loadu_si256(w.cast()));
+                _mm256_add_epi32(acc, _mm256_madd_epi16(products, m))
+            }
+        }
+        #[inline(always)]
         unsafe fn hsum(v: __m256i) -> i32 {
             // SAFETY: the caller guarantees AVX2.
             unsafe { $crate::simd::x86::avx2::hsum256(v) }
@@ -63,6 +73,16 @@ macro_rules! dot_registers {
         unsafe fn add(a: __m512i, b: __m512i) -> __m512i {
             // SAFETY: the caller guarantees AVX-512F.
             unsafe { _mm512_add_epi32(a, b) }
+        }
+        #[inline(always)]
+        unsafe fn screlu_dot(acc: __m512i, x: *const u8, w: *const i16, max: i16) -> __m512i {
+            // SAFETY: the caller guarantees 32 readable bytes at `x`, 32
+            // readable weights at `w`, and AVX-512 F/BW.
+            unsafe {
+                let m = _mm512_min_epi16(_mm512_cvtepu8_epi16(_mm256_loadu_si256(x.cast())), _mm512_set1_epi16(max));
+                let products = _mm512_mullo_epi16(m, _mm512_loadu_si512(w.cast()));
+                _mm512_add_epi32(acc, _mm512_madd_epi16(products, m))
+            }
         }
         #[inline(always)]
         unsafe fn hsum(v: __m512i) -> i32 {

@@ -1,0 +1,91 @@
+//! Affine layers with i16 weights over SCReLU of u8 values (bullet's output
+//! layers): `sum_i min(x_i, max)^2 * w[o][i]` without widening the inputs to
+//! i32, as the engines' own SIMD does it.
+
+use crate::simd::Dot;
+
+/// `sums[o] = sum_i (m_i * w[o][i]) * m_i` with `m_i = min(input[i], max)`,
+/// wrapping in i32; `weights` holds `OUT` rows of `IN`. Equal to the scalar
+/// [`crate::scalar::screlu`] then [`crate::scalar::WideAffine`]'s sum when
+/// every `|m_i * w[o][i]|` is at most 32767, which the caller checks on
+/// loading ([`crate::scalar::WideAffine::i16_products`]).
+///
+/// # Safety
+/// The CPU supports `D`'s instructions.
+#[inline(always)]
+pub unsafe fn screlu_affine<D: Dot, const IN: usize, const OUT: usize>(
+    input: &[u8; IN],
+    max: i16,
+    weights: &[i16],
+    sums: &mut [i32; OUT],
+) {
+    const { assert!(IN.is_multiple_of(4 * D::LANES)) };
+    assert_eq!(weights.len(), IN * OUT);
+    let x = input.as_ptr();
+    for (o, sum) in sums.iter_mut().enumerate() {
+        let w = weights[o * IN..].as_ptr();
+        // SAFETY: `i + 4 * LANES <= IN` (IN is a multiple of it), so input
+        // reads stay within `input` and weight reads within row `o`; the
+        // caller guarantees the instructions.
+        unsafe {
+            // Two independent sums, so that consecutive steps do not wait
+            // on each other.
+            let (mut a, mut b) = (D::zero(), D::zero());
+            for i in (0..IN).step_by(4 * D::LANES) {
+                a = D::screlu_dot(a, x.add(i), w.add(i), max);
+                b = D::screlu_dot(b, x.add(i + 2 * D::LANES), w.add(i + 2 * D::LANES), max);
+            }
+            *sum = D::hsum(D::add(a, b));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every backend this CPU has gives the scalar SCReLU then i16 affine
+    /// sums, on random bytes (clamped below and above 255) and weights
+    /// within the 16-bit bound.
+    #[test]
+    fn equal_to_scalar() {
+        const IN: usize = 128;
+        let mut rng = crate::Rng::new(0x5C_4E1D);
+        for case in 0..200 {
+            let max: i16 = if case % 2 == 0 { 255 } else { 181 };
+            let input: [u8; IN] = core::array::from_fn(|_| rng.next_u64() as u8);
+            let bound = 32767 / i64::from(max);
+            let weights: Vec<i16> = (0..IN * 3).map(|_| rng.range(-bound, bound) as i16).collect();
+            let mut squares = [0i32; IN];
+            crate::scalar::screlu(&input, i32::from(max), &mut squares);
+            let expected: Vec<i32> = weights
+                .chunks_exact(IN)
+                .map(|row| squares.iter().zip(row).fold(0i32, |a, (&x, &w)| a.wrapping_add(x.wrapping_mul(i32::from(w)))))
+                .collect();
+            #[cfg(target_arch = "x86_64")]
+            {
+                use crate::simd::x86::{Avx2, Avx512};
+                let mut sums = [0i32; 3];
+                if let Some(cpu) = Avx2::new() {
+                    cpu.inside().screlu_affine::<IN, 3>(&input, max, &weights, &mut sums);
+                    assert_eq!(sums.to_vec(), expected, "avx2");
+                }
+                if let Some(cpu) = Avx512::new() {
+                    cpu.inside().screlu_affine::<IN, 3>(&input, max, &weights, &mut sums);
+                    assert_eq!(sums.to_vec(), expected, "avx512");
+                }
+            }
+            #[cfg(target_arch = "aarch64")]
+            {
+                use crate::simd::aarch64::{Neon, NeonDotprod};
+                let mut sums = [0i32; 3];
+                if let Some(cpu) = Neon::new() {
+                    cpu.inside().screlu_affine::<IN, 3>(&input, max, &weights, &mut sums);
+                    assert_eq!(sums.to_vec(), expected, "neon");
+                }
+                if let Some(cpu) = NeonDotprod::new() {
+                    cpu.inside().screlu_affine::<IN, 3>(&input, max, &weights, &mut sums);
+                    assert_eq!(sums.to_vec(), expected, "neon-dotprod");
+                }
+            }
+        }
+    }
+}
