@@ -1,0 +1,430 @@
+#!/usr/bin/env python3
+"""Side-by-side speed comparison of `nnue bench` with the bullet engines' own NNUE code.
+
+Two nets of tests/nets/bullet/, each with the engine it was trained for:
+
+  obsidian-net512_buckets                 Obsidian (gab8192/Obsidian, C++), commit 3d93509
+  akimbo-morelayers-8-crelu-16-crelu-epoch17   akimbo (jw1912/akimbo, Rust), commit d516497
+
+For each net this script
+  1. extracts the engine's commit with `git archive` from the given git
+     directory (bare or not) into --build-dir/<engine>-<commit>/, replaces the
+     net the engine embeds by the repository's copy (they are the same file:
+     the sha256 is checked and printed), adds the harness of harness/ and
+     builds it with the engine's own optimisation flags (cached, keyed by the
+     commit, the flags, the harness and the net);
+  2. checks the harness: the engine's output for every FEN of
+     tests/reference/bullet/<net>.tsv must equal the file's second column
+     (any difference: exit status 1, nothing is timed);
+  3. runs --rounds interleaved rounds, each program pinned to --core with
+     `taskset -c`: the engine's harness and `nnue bench --ops refresh,eval`
+     on the same positions (by default the reference file's 1237 FENs, given
+     to `nnue bench` as a --moves file with no moves; --positions to change);
+     odd rounds run the engine first, even rounds ours first;
+  4. prints a markdown table per net: per operation and round, ours (ns per
+     position), the engine's, ours / engine, then the medians of the rounds.
+
+Example:
+  python3 tools/bullet-compare/compare.py --obsidian /path/to/Obsidian.git \\
+      --akimbo /path/to/akimbo.git --rounds 5
+"""
+
+import argparse
+import datetime
+import hashlib
+import os
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+HARNESS = HERE / "harness"
+NETS_DIR = REPO / "tests" / "nets" / "bullet"
+REFERENCE = REPO / "tests" / "reference" / "bullet"
+
+# Bump when the patching or the build commands below change.
+PATCH_VERSION = "bullet-compare-1"
+
+ENGINES = {
+    "obsidian": dict(
+        title="Obsidian",
+        net="obsidian-net512_buckets",
+        arch="archs/bullet/obsidian.ron",
+        commit="3d93509",
+        embedded="net512_buckets.bin",  # the engine's copy of the net (INCBIN)
+        harness="obsidian_compare.cpp",
+    ),
+    "akimbo": dict(
+        title="akimbo",
+        net="akimbo-morelayers-8-crelu-16-crelu-epoch17",
+        arch="archs/bullet/akimbo.ron",
+        commit="d516497",
+        embedded="resources/morelayers-8-crelu-16-crelu-epoch17.bin",  # include_bytes!
+        harness="akimbo_compare.rs",
+    ),
+}
+
+# Obsidian's Makefile: `make nopgo build=avx2` is its AVX2 build without PGO
+# (-march=haswell); FILES and EXE are overridden on the command line to
+# compile the harness instead of Obsidian/main.cpp (no file is edited).
+OBSIDIAN_BUILD = "avx2"
+# akimbo's Makefile: its default rule is
+# `cargo rustc --release -- -C target-cpu=native`; its `release` rule builds
+# the AVX2 binary it ships with `-C target-cpu=x86-64-v2 -C target-feature=+avx2`
+# (give that with --akimbo-rustflags; it is much slower on AMD Zen 3, see the
+# README).
+AKIMBO_RUSTFLAGS = "-C target-cpu=native"
+
+OPS = ["refresh", "eval"]
+OUR_COLUMNS = {"refresh": "refresh (ns)", "eval": "eval, acc. ready (ns)"}
+OP_TEXT = {
+    "refresh": "refresh (both accumulators from scratch + eval)",
+    "eval": "eval, acc. ready",
+}
+
+
+def die(message):
+    print(f"compare.py: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def cpu_model():
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown CPU"
+
+
+def cpu_flags():
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("flags"):
+                return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def sha256(path):
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
+
+
+def tool_version(cmd, cwd=None):
+    try:
+        return run(cmd, cwd=cwd).stdout.splitlines()[0].strip()
+    except (OSError, IndexError):
+        return "unknown"
+
+
+def resolve_commit(gitdir, commit):
+    """The full hash of `commit` in `gitdir` (die if absent)."""
+    out = subprocess.run(["git", "--git-dir", str(gitdir), "rev-parse", "--verify", "--quiet", commit + "^{commit}"],
+                         stdout=subprocess.PIPE, text=True)
+    if out.returncode != 0:
+        die(f"commit {commit} is not in {gitdir} (give --obsidian-commit / --akimbo-commit)")
+    return out.stdout.strip()
+
+
+def git_dir(path):
+    p = Path(path).resolve()
+    if (p / ".git").exists():
+        return p / ".git"
+    if not (p / "HEAD").exists():
+        die(f"{path}: not a git directory")
+    return p
+
+
+def extract(gitdir, commit, root):
+    archive = subprocess.run(["git", "--git-dir", str(gitdir), "archive", "--format=tar", commit],
+                             stdout=subprocess.PIPE)
+    if archive.returncode != 0:
+        die(f"git archive {commit} failed in {gitdir}")
+    root.mkdir(parents=True)
+    subprocess.run(["tar", "-x", "-C", str(root)], input=archive.stdout, check=True)
+
+
+def build_key(engine, commit, flags, net):
+    h = hashlib.sha256()
+    h.update(PATCH_VERSION.encode())
+    h.update(commit.encode())
+    h.update(flags.encode())
+    h.update((HARNESS / ENGINES[engine]["harness"]).read_bytes())
+    h.update(sha256(net).encode())
+    return h.hexdigest()[:16]
+
+
+def prepare(engine, gitdir, commit, flags, net, build_dir):
+    """Extracts the commit (unless cached); returns (root, cached, embedded net's original sha256)."""
+    cfg = ENGINES[engine]
+    full = resolve_commit(gitdir, commit)
+    key = build_key(engine, full, flags, net)
+    root = Path(build_dir) / f"{engine}-{full[:7]}"
+    stamp = root / "nnue_compare.stamp"
+    exe = root / ("nnue_compare.elf" if engine == "obsidian" else "akimbo_nnue_compare")
+    if exe.is_file() and stamp.is_file() and stamp.read_text().split()[0] == key:
+        return root, exe, full, stamp.read_text().split()[1], True
+    if root.exists():
+        shutil.rmtree(root)
+    log(f"[build] {engine} {full[:7]}: extracting into {root}")
+    extract(gitdir, full, root)
+    embedded = root / cfg["embedded"]
+    original = sha256(embedded) if embedded.is_file() else "absent"
+    shutil.copy(net, embedded)
+    return root, exe, full, original, False
+
+
+def build_obsidian(gitdir, commit, net, build_dir, target):
+    root, exe, full, original, cached = prepare("obsidian", gitdir, commit, target, net, build_dir)
+    cmd = ["make", "nopgo", f"build={target}", "EXE=nnue_compare.elf"]
+    if not cached:
+        shutil.copy(HARNESS / "obsidian_compare.cpp", root / "Obsidian" / "nnue_compare.cpp")
+        sources = sorted(p.relative_to(root).as_posix() for p in (root / "Obsidian").glob("*.cpp")
+                         if p.name != "main.cpp")
+        files = " ".join(sources + ["Obsidian/fathom/tbprobe.c"])
+        cmd.append(f"FILES={files}")
+        log(f"[build] obsidian: {' '.join(shlex.quote(c) for c in cmd)} (in {root})")
+        out = run(cmd, cwd=root)
+        (root / "build.log").write_text(out.stdout)
+        if out.returncode != 0 or not exe.is_file():
+            sys.stderr.write(out.stdout[-6000:])
+            die(f"build of Obsidian failed (log: {root / 'build.log'})")
+        key = build_key("obsidian", full, target, net)
+        (root / "nnue_compare.stamp").write_text(f"{key} {original}\n")
+    else:
+        log(f"[build] obsidian {full[:7]}: cached ({exe})")
+    log_text = (root / "build.log").read_text() if (root / "build.log").is_file() else ""
+    command = next((l for l in log_text.splitlines() if l.startswith("g++ ")), "(see build.log)")
+    return exe, full, original, f"`make nopgo build={target}` with FILES/EXE overridden, i.e. `{command}`"
+
+
+def build_akimbo(gitdir, commit, net, build_dir, rustflags):
+    root, exe, full, original, cached = prepare("akimbo", gitdir, commit, rustflags, net, build_dir)
+    if not cached:
+        shutil.copy(HARNESS / "akimbo_compare.rs", root / "src" / "nnue_compare.rs")
+        main = root / "src" / "main.rs"
+        text = main.read_text()
+        text, n1 = re.subn(r"^(mod util;)$", r"\1\nmod nnue_compare; // tools/bullet-compare (nnue)", text,
+                           count=1, flags=re.M)
+        text, n2 = re.subn(r"^fn main\(\) \{$",
+                           "fn main() {\n    // tools/bullet-compare (nnue): the harness's entry point\n"
+                           "    if std::env::args().nth(1).as_deref() == Some(\"nnuecompare\") {\n"
+                           "        return nnue_compare::run();\n    }\n",
+                           text, count=1, flags=re.M)
+        if n1 != 1 or n2 != 1:
+            die(f"{main}: no `mod util;` or `fn main() {{` line to patch")
+        main.write_text(text)
+        cmd = ["cargo", "rustc", "--release", "-j", "2", "--"] + shlex.split(rustflags) + \
+              ["--emit", f"link={exe.name}"]
+        log(f"[build] akimbo: {' '.join(shlex.quote(c) for c in cmd)} (in {root})")
+        env = dict(os.environ, CARGO_TARGET_DIR=str(root / "target"))
+        env.pop("RUSTFLAGS", None)
+        out = run(cmd, cwd=root, env=env)
+        (root / "build.log").write_text(out.stdout)
+        if out.returncode != 0 or not exe.is_file():
+            sys.stderr.write(out.stdout[-6000:])
+            die(f"build of akimbo failed (log: {root / 'build.log'})")
+        key = build_key("akimbo", full, rustflags, net)
+        (root / "nnue_compare.stamp").write_text(f"{key} {original}\n")
+    else:
+        log(f"[build] akimbo {full[:7]}: cached ({exe})")
+    rustc = tool_version(["rustc", "--version"], cwd=root)
+    if "native" in rustflags:
+        host = re.search(r"currently (\S+?)\)", run(["rustc", "--print", "target-cpus"], cwd=root).stdout)
+        rustc += f"; native = {host.group(1) if host else 'unknown'} here"
+    return exe, full, original, (f"`cargo rustc --release -- {rustflags}` ({rustc}; akimbo's Cargo.toml "
+                                 "release profile: opt-level 3, panic = abort, no LTO)")
+
+
+def engine_cmd(engine, exe):
+    return [str(exe), "nnuecompare"] if engine == "akimbo" else [str(exe)]
+
+
+def check(engine, exe, core):
+    """The engine's outputs over the reference file's FENs must equal its second column."""
+    ref = REFERENCE / f"{ENGINES[engine]['net']}.tsv"
+    rows = [l.split("\t") for l in ref.read_text().splitlines() if l.strip()]
+    out = subprocess.run(["taskset", "-c", str(core)] + engine_cmd(engine, exe) + ["dump", str(ref)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if out.returncode != 0:
+        die(f"{engine} dump failed: {out.stderr.strip()[-2000:]}")
+    got = [l.split("\t") for l in out.stdout.splitlines() if l.strip()]
+    if len(got) != len(rows):
+        die(f"check: {len(got)} rows from {engine}, {len(rows)} in {ref}")
+    bad = [(i + 1, r[0], g[1], r[1]) for i, (g, r) in enumerate(zip(got, rows)) if g[0] != r[0] or g[1] != r[1]]
+    rel = ref.relative_to(REPO)
+    if bad:
+        for row, fen, a, b in bad[:10]:
+            log(f"  row {row} {fen}: {engine} {a}, reference {b}")
+        die(f"check FAILED: {len(bad)} of {len(rows)} rows of {rel} differ from {engine}'s output; not timing")
+    summary = f"{len(rows)}/{len(rows)} rows of `{rel}` equal the engine harness's output"
+    log(f"[check] {engine}: {summary}")
+    return summary
+
+
+def positions_file(args, engine, build_dir):
+    """The --moves file both programs time on: given, or the reference FENs with no moves."""
+    if args.positions:
+        return Path(args.positions).resolve()
+    ref = REFERENCE / f"{ENGINES[engine]['net']}.tsv"
+    path = Path(build_dir) / f"positions-{ENGINES[engine]['net']}.tsv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(f"{l.split(chr(9))[0]}\t-\t-\n" for l in ref.read_text().splitlines() if l.strip()))
+    return path
+
+
+def run_engine(engine, exe, core, positions, runs):
+    cmd = ["taskset", "-c", str(core)] + engine_cmd(engine, exe) + ["bench", str(positions), str(runs), ",".join(OPS)]
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if out.returncode != 0:
+        die(f"{' '.join(cmd)} failed: {out.stderr.strip()}")
+    result = {}
+    for l in out.stdout.splitlines():
+        f = l.split("\t")
+        if f[0] == "bench" and len(f) >= 4:
+            result[f[1]] = float(f[2])
+    if set(result) != set(OPS):
+        die(f"{engine} harness printed {out.stdout!r}")
+    return result
+
+
+def run_ours(nnue, core, net, arch, isa, positions, runs):
+    cmd = ["taskset", "-c", str(core), str(nnue), "bench", "--net", str(net), "--arch", str(REPO / arch),
+           "--isa", isa, "--moves", str(positions), "--runs", str(runs), "--ops", ",".join(OPS)]
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if out.returncode != 0:
+        die(f"{' '.join(cmd)} failed: {out.stderr.strip()}")
+    lines = [l for l in out.stdout.splitlines() if l.strip()]
+    by_name = dict(zip(lines[0].split("\t"), lines[1].split("\t")))
+    result = {}
+    for op in OPS:
+        if OUR_COLUMNS[op] not in by_name:
+            die(f"nnue bench printed no `{OUR_COLUMNS[op]}` column: {lines[0]}")
+        result[op] = float(by_name[OUR_COLUMNS[op]])
+    return result
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--obsidian", help="a git directory (bare or a checkout) of gab8192/Obsidian")
+    ap.add_argument("--akimbo", help="a git directory (bare or a checkout) of jw1912/akimbo")
+    ap.add_argument("--obsidian-commit", default=ENGINES["obsidian"]["commit"])
+    ap.add_argument("--akimbo-commit", default=ENGINES["akimbo"]["commit"])
+    ap.add_argument("--obsidian-build", default=OBSIDIAN_BUILD,
+                    help=f"the `build=` of Obsidian's Makefile (default {OBSIDIAN_BUILD}: -march=haswell; "
+                         "native, avx2-pext, avx512 also exist)")
+    ap.add_argument("--akimbo-rustflags", default=AKIMBO_RUSTFLAGS,
+                    help=f"flags after `cargo rustc --release --` (default `{AKIMBO_RUSTFLAGS}`, akimbo's own "
+                         "`make`; its AVX2 release binary uses `-C target-cpu=x86-64-v2 -C target-feature=+avx2`)")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
+    ap.add_argument("--runs", type=int, default=21, help="timed passes per round and program (median; default 21)")
+    ap.add_argument("--core", type=int, default=1, help="the core both programs are pinned to (default 1)")
+    ap.add_argument("--isa", default="avx2", help="our backend (default avx2)")
+    ap.add_argument("--nnue", default=str(REPO / "target" / "release" / "nnue"),
+                    help="our binary (default target/release/nnue)")
+    ap.add_argument("--positions", help="a timing_moves.tsv-format file to time on (default: the reference "
+                                        "file's FENs with no moves)")
+    ap.add_argument("--build-dir", default=str(Path.home() / ".cache" / "nnue" / "bullet-builds"))
+    ap.add_argument("--check-only", action="store_true", help="build and check, do not time")
+    args = ap.parse_args()
+
+    engines = [e for e in ENGINES if getattr(args, e)]
+    if not engines:
+        die("give --obsidian and/or --akimbo")
+    nnue = Path(args.nnue)
+    if not args.check_only and not nnue.is_file():
+        die(f"no nnue binary at {nnue} (cargo build --release -p nnue-cli)")
+
+    commit = run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"]).stdout.strip() or "unknown"
+    dirty = run(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"]).stdout.strip()
+    header = [
+        f"- command: `{' '.join(shlex.quote(a) for a in sys.argv)}`",
+        f"- date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
+        f"- CPU: {cpu_model()}; both programs pinned to core {args.core} (`taskset -c {args.core}`)",
+        f"- nnue commit (HEAD): {commit}{' (tracked files modified)' if dirty else ''}; binary {nnue}"
+        + ("" if args.check_only else " built " + datetime.datetime.fromtimestamp(
+            nnue.stat().st_mtime, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")),
+        f"- ours: `nnue bench --isa {args.isa} --ops refresh,eval --runs {args.runs}`; "
+        f"{args.rounds} interleaved rounds (odd rounds: engine first), each program {args.runs} timed passes "
+        "per round (median of passes, ns per position)",
+        "- load average at start: %.2f %.2f %.2f (a shared machine: other work inflates and scatters the numbers; "
+        "compare the two programs within a round)" % os.getloadavg(),
+    ]
+    report = ["# bullet nets: nnue bench vs the engines' own NNUE code", ""] + header
+
+    for engine in engines:
+        cfg = ENGINES[engine]
+        net = NETS_DIR / f"{cfg['net']}.bin"
+        gitdir = git_dir(getattr(args, engine))
+        if engine == "obsidian":
+            exe, full, original, how = build_obsidian(gitdir, args.obsidian_commit, net, args.build_dir,
+                                                      args.obsidian_build)
+        else:
+            exe, full, original, how = build_akimbo(gitdir, args.akimbo_commit, net, args.build_dir,
+                                                    args.akimbo_rustflags)
+        ours_sha = sha256(net)
+        flags = cpu_flags()
+        target = args.obsidian_build if engine == "obsidian" else args.akimbo_rustflags
+        wide = "avx512f" in flags and ("native" in target or "avx512" in target)
+        if wide:
+            log(f"warning: {engine} is built for this CPU's AVX-512, ours runs --isa {args.isa}")
+        same = "identical to" if original == ours_sha else f"DIFFERENT from (sha256 {original[:12]}...)"
+        summary = check(engine, exe, args.core)
+        positions = positions_file(args, engine, args.build_dir)
+        count = sum(1 for l in positions.read_text().splitlines() if l.strip())
+        report += [
+            "",
+            f"## {cfg['net']} ({cfg['title']} {full[:7]})",
+            "",
+            f"- engine: {cfg['title']} commit {full}; build: {how}",
+            f"- net: `{net.relative_to(REPO)}` (sha256 {ours_sha[:12]}...), embedded in the engine build in place "
+            f"of its `{cfg['embedded']}`, which is {same} it",
+            f"- check: {summary}",
+            f"- positions: {count} (`{positions}`; both programs)",
+        ]
+        if wide:
+            report.append(f"- NOTE: this CPU has AVX-512 and the engine build may use it; ours is `--isa {args.isa}`")
+        if args.check_only:
+            continue
+        rounds = []
+        for r in range(args.rounds):
+            log(f"[round {r + 1}/{args.rounds}] {engine}")
+            engine_first = r % 2 == 0
+            if engine_first:
+                theirs = run_engine(engine, exe, args.core, positions, args.runs)
+            ours = run_ours(nnue, args.core, net, cfg["arch"], args.isa, positions, args.runs)
+            if not engine_first:
+                theirs = run_engine(engine, exe, args.core, positions, args.runs)
+            log("    " + ", ".join(f"{op}: ours {ours[op]:.0f}, {engine} {theirs[op]:.0f}" for op in OPS))
+            rounds.append((ours, theirs))
+        report += ["", f"| operation | round | nnue (ns) | {cfg['title']} (ns) | nnue / {cfg['title']} |",
+                   "|---|---:|---:|---:|---:|"]
+        for op in OPS:
+            ratios = []
+            for i, (ours, theirs) in enumerate(rounds):
+                ratio = ours[op] / theirs[op] if theirs[op] > 0 else float("nan")
+                ratios.append(ratio)
+                report.append(f"| {OP_TEXT[op]} | {i + 1} | {ours[op]:.0f} | {theirs[op]:.0f} | {ratio:.2f} |")
+            report.append(f"| **{OP_TEXT[op]}** | **median** | {statistics.median(o[op] for o, _ in rounds):.0f} "
+                          f"| {statistics.median(t[op] for _, t in rounds):.0f} | **{statistics.median(ratios):.2f}** |")
+    report += ["", "load average at end: %.2f %.2f %.2f" % os.getloadavg()]
+    print("\n".join(report))
+
+
+if __name__ == "__main__":
+    main()
