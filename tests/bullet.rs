@@ -31,8 +31,7 @@ fn net_bytes(file: &str) -> Vec<u8> {
     support::bytes(&repo().join("tests/nets/bullet").join(file))
 }
 
-/// Every reference row on every backend; returns how many rows matched per
-/// backend.
+/// Every reference row on every backend, and the overflow proof holds.
 fn check(entry: ArchEntry, net: &str, tsv: &str) {
     let rows = reference(tsv);
     let bytes = net_bytes(net);
@@ -80,4 +79,41 @@ fn a_bullet_file_of_the_wrong_size_is_a_typed_error() {
         }
     }
     assert_eq!(obsidian::FILE_BYTES, bytes.len());
+}
+
+/// An output weight too large for 16-bit SCReLU products (255 * 200 >
+/// 32767): the SIMD backends fall back to the i32 sum and still equal
+/// scalar, on every reference position.
+#[test]
+fn weights_beyond_the_16_bit_bound_fall_back() {
+    let mut bytes = net_bytes("obsidian-net512_buckets.bin");
+    // `out.weights` follows the transformer (3072 x 512 + 512 i16): input 5 of
+    // the side to move, output bucket 3.
+    let at = 2 * (3072 * 512 + 512) + 2 * (5 * 8 + 3);
+    bytes[at..at + 2].copy_from_slice(&200i16.to_le_bytes());
+    let rows = reference("obsidian-net512_buckets.tsv");
+    let scalar = obsidian::Network::from_bytes_with_isa(&bytes, nnue::runtime::Isa::Scalar).unwrap();
+    let mut changed = 0;
+    for isa in support::isas() {
+        let network = obsidian::Network::from_bytes_with_isa(&bytes, isa).unwrap();
+        for (fen, engine) in &rows {
+            let (ours, reference) = (network.evaluate(&board(fen)), scalar.evaluate(&board(fen)));
+            assert_eq!(ours, reference, "{isa} `{fen}`");
+            changed += usize::from(ours.value != *engine);
+        }
+    }
+    assert!(changed > 0, "the edited weight changes some evaluations");
+}
+
+/// akimbo's file has no padding: one byte more or less is an error naming
+/// both sizes.
+#[test]
+fn akimbo_file_size_is_checked() {
+    let bytes = net_bytes("akimbo-morelayers-8-crelu-16-crelu-epoch17.bin");
+    assert_eq!(akimbo::FILE_BYTES, bytes.len());
+    for len in [bytes.len() - 1, bytes.len() + 1] {
+        let mut file = bytes.clone();
+        file.resize(len, 0);
+        assert!(matches!(akimbo::Network::from_bytes(&file), Err(LoadError::Size { expected, actual, .. }) if expected == bytes.len() && actual == len));
+    }
 }
