@@ -213,12 +213,43 @@ fn slice_ref(slice: &Slice, arch: &Arch, target: Option<&Target>) -> TokenStream
 /// The statements computing one layer's output into a local of its name,
 /// then handing it to `trace`.
 fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>) -> TokenStream {
-    // An SCReLU fused into the next layer is computed there, only where
-    // its values are needed (see `fused_screlu`).
-    let next = arch.layers.iter().position(|l| l.name == layer.name).and_then(|i| arch.layers.get(i + 1));
-    match (target, next) {
-        (Some(target), Some(next)) if matches!(layer.kind, LayerKind::SCReLU { .. }) && fused_screlu(arch, next, target) => TokenStream::new(),
-        _ => compute_and_trace(arch, layer, target),
+    // A layer fused into a later one is computed there, only where its
+    // values are needed (see `fused_screlu` and `float_input_chain`).
+    let index = arch.layers.iter().position(|l| l.name == layer.name).expect("a layer of the architecture");
+    let fused = target.is_some_and(|target| {
+        let next = arch.layers.get(index + 1);
+        let screlu = matches!(layer.kind, LayerKind::SCReLU { .. }) && next.is_some_and(|next| fused_screlu(arch, next, target));
+        let into_float = arch.layers[index + 1..].iter().take(2).any(|l| float_input_chain(arch, l).contains(&index));
+        screlu || into_float
+    });
+    if fused { TokenStream::new() } else { compute_and_trace(arch, layer, target) }
+}
+
+/// Whether layer `i` is read by one layer only and by no output.
+fn read_once(arch: &Arch, i: usize) -> bool {
+    let by_layers = arch.layers.iter().flat_map(|l| &l.inputs).filter(|s| s.source == Source::Layer(i)).count();
+    let by_output = arch.output.value.iter().any(|t| t.element.layer == i) || arch.output.forward.is_some_and(|f| f.input.layer == i);
+    by_layers == 1 && !by_output
+}
+
+/// For an f32 affine layer (on a SIMD target): the layers right before it
+/// that only turn integers into its inputs, one value at a time, and that
+/// it computes as it reads them: a `ToFloat` reading all of an
+/// `SCReLU`, or a `ToFloat` alone (each read by the next layer only).
+/// Their indices, the first first; empty when there are none.
+fn float_input_chain(arch: &Arch, layer: &Layer) -> Vec<usize> {
+    let whole = |slice: &Slice, i: usize| slice.source == Source::Layer(i) && slice.start == 0 && slice.len == arch.layers[i].output_dimensions;
+    let Some(index) = arch.layers.iter().position(|l| l.name == layer.name) else { return Vec::new() };
+    if !matches!(layer.kind, LayerKind::FloatAffine { .. }) || index == 0 {
+        return Vec::new();
+    }
+    let t = index - 1;
+    if !(matches!(arch.layers[t].kind, LayerKind::ToFloat { .. }) && whole(&layer.inputs[0], t) && read_once(arch, t)) {
+        return Vec::new();
+    }
+    match t.checked_sub(1) {
+        Some(s) if matches!(arch.layers[s].kind, LayerKind::SCReLU { .. }) && whole(&arch.layers[t].inputs[0], s) && read_once(arch, s) => vec![s, t],
+        _ => vec![t],
     }
 }
 
@@ -308,13 +339,51 @@ fn compute_and_trace(arch: &Arch, layer: &Layer, target: Option<&Target>) -> Tok
                 #rt::scalar::screlu(#input, #max, &mut #name);
             }
         }
-        LayerKind::FloatAffine { .. } => {
-            let input = input();
-            quote! {
-                let mut #name = [0f32; #n];
-                stack.#name.propagate(#input, &mut #name);
+        LayerKind::FloatAffine { .. } => match (target, &float_input_chain(arch, layer)[..]) {
+            (Some(target), chain @ [first, ..]) => {
+                // Each input converted as it is read; the converting
+                // layers' values are computed for the trace only.
+                let source = slice_ref(&arch.layers[*first].inputs[0], arch, Some(target));
+                // `x` as an i32: the source's values widened, an SCReLU's as they are.
+                let widened = |is_i32: bool| if is_i32 { quote!(x) } else { quote!(::core::convert::Into::<i32>::into(x)) };
+                let (mut steps, mut is_i32, mut traced) = (Vec::new(), false, Vec::new());
+                for &i in chain {
+                    let x = widened(is_i32);
+                    steps.push(match arch.layers[i].kind {
+                        LayerKind::SCReLU { max } => {
+                            let max = i32(max);
+                            quote! {
+                                let x = #x.clamp(0, #max);
+                                let x = x * x;
+                            }
+                        }
+                        // Always the last: the closure's value.
+                        LayerKind::ToFloat { divisor } => quote!(#x as f32 / #divisor),
+                        _ => unreachable!("float_input_chain holds SCReLU and ToFloat layers"),
+                    });
+                    is_i32 = matches!(arch.layers[i].kind, LayerKind::SCReLU { .. });
+                    traced.push(compute_and_trace(arch, &arch.layers[i], Some(target)));
+                }
+                quote! {
+                    let mut #name = [0f32; #n];
+                    stack.#name.propagate_mapped(
+                        #source,
+                        |x| {
+                            #(#steps)*
+                        },
+                        &mut #name,
+                    );
+                    #(#traced)*
+                }
             }
-        }
+            _ => {
+                let input = input();
+                quote! {
+                    let mut #name = [0f32; #n];
+                    stack.#name.propagate(#input, &mut #name);
+                }
+            }
+        },
         LayerKind::CReLU { max } => {
             let input = input();
             quote! {
@@ -383,11 +452,7 @@ fn compute_and_trace(arch: &Arch, layer: &Layer, target: Option<&Target>) -> Tok
 /// ([`screlu_of_bytes`]) with its `screlu_affine` kernel.
 pub(crate) fn fused_screlu(arch: &Arch, layer: &Layer, target: &Target) -> bool {
     let Some(index) = arch.layers.iter().position(|l| l.name == layer.name) else { return false };
-    let read_once = |i: usize| {
-        let by_layers = arch.layers.iter().flat_map(|l| &l.inputs).filter(|s| s.source == Source::Layer(i)).count();
-        let by_output = arch.output.value.iter().any(|t| t.element.layer == i) || arch.output.forward.is_some_and(|f| f.input.layer == i);
-        by_layers == 1 && !by_output
-    };
+    let read_once = |i: usize| read_once(arch, i);
     matches!(layer.kind, LayerKind::WideAffine { .. })
         && screlu_of_bytes(arch, layer).is_some()
         // The SCReLU right before this layer and read by it alone: it can be

@@ -32,8 +32,18 @@ impl<const IN: usize, const OUT: usize> FloatAffine<IN, OUT> {
     /// never fuses them into a multiply-add).
     #[inline]
     pub fn propagate(&self, input: &[f32; IN], out: &mut [f32; OUT]) {
+        self.propagate_mapped(input, |x| x, out);
+    }
+
+    /// [`Self::propagate`] of `map` applied to each input as it is read:
+    /// the same results as mapping the inputs first (`map` is what the
+    /// layers before this one compute per value), without the arrays in
+    /// between.
+    #[inline]
+    pub fn propagate_mapped<T: Copy>(&self, input: &[T; IN], map: impl Fn(T) -> f32, out: &mut [f32; OUT]) {
         *out = *self.biases;
         for (&x, row) in input.iter().zip(self.weights.chunks_exact(OUT)) {
+            let x = map(x);
             for (o, &w) in out.iter_mut().zip(row) {
                 *o += x * w;
             }
