@@ -45,6 +45,13 @@ fn net_edits_corpus() {
 }
 
 #[test]
+fn net_edits_bullet_corpus() {
+    for (_, data) in corpus("net_edits_bullet") {
+        fuzz::net_edits_bullet(&data);
+    }
+}
+
+#[test]
 fn net_edits_threats_corpus() {
     for (_, data) in corpus("net_edits_threats") {
         fuzz::net_edits_threats(&data);
@@ -55,8 +62,9 @@ fn net_edits_threats_corpus() {
 /// compile-fail case's file (spec); the first bytes of each real net
 /// (net_bytes); and edits of a generated net that truncate it, flip bits,
 /// break its version, hashes, description length and LEB128 blocks
-/// (net_edits), and of a two-set net with raw threat weights
-/// (net_edits_threats).
+/// (net_edits), of a two-set net with raw threat weights
+/// (net_edits_threats), and of a bullet net with an f32 tail, writing NaNs,
+/// infinities and extreme weights into it (net_edits_bullet).
 #[test]
 #[ignore]
 fn write_seeds() {
@@ -147,5 +155,19 @@ fn write_seeds() {
     ];
     for (name, edits) in seeds {
         write("net_edits_threats", name, &edits.concat());
+    }
+    // The bullet net (akimbo's form): the transformer's i16 weights and
+    // biases, then the f32 tail's tensors.
+    let tail = (768 * 768 + 768) * 2;
+    let seeds: Vec<(&str, Vec<[u8; 9]>)> = vec![
+        ("unedited", vec![]),
+        ("nan-weight", vec![fuzz::edit(2, tail, 0x7FC0_0000)]),
+        ("infinite-bias", vec![fuzz::edit(2, tail + 1536 * 8 * 4, 0x7F80_0000)]),
+        ("huge-transformer-weights", (0..8).map(|k| fuzz::edit(2, 2 * 64 * 768 * k, 0x7FFF_7FFF)).collect()),
+        ("flip-bytes", (1..40).map(|k| fuzz::edit(1, 1000 * k + 7, 0x80)).collect()),
+        ("truncate", vec![fuzz::edit(0, 1000, 0)]),
+    ];
+    for (name, edits) in seeds {
+        write("net_edits_bullet", name, &edits.concat());
     }
 }

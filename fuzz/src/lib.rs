@@ -17,6 +17,8 @@ nnue::nnue!(include "sfnnv9.ron");
 nnue::nnue!(include "sfnnv9-small.ron");
 nnue::nnue!(include "sfnnv10.ron");
 nnue::nnue!(include "sfnnv16.ron");
+// A bullet net with an f32 tail, for net_edits_bullet.
+nnue::nnue!(include "bullet/akimbo.ron");
 // SFNNv10's form at 128 lanes, for net_edits_threats.
 nnue::nnue!(include "../../tests/composed/threats-and-pieces.ron");
 
@@ -116,6 +118,21 @@ pub fn net_edits_threats(data: &[u8]) {
     .expect("one king a side");
     stack.push(&changes);
     assert_eq!(stack.evaluate(&net, &moved), net.evaluate(&moved));
+}
+
+/// [`net_edits`] on a bullet file with an f32 tail (a random net of
+/// akimbo's architecture, 1.2 MB, no header: any bytes of the right size
+/// load unless the overflow proof fails, NaNs and infinities included): if
+/// it loads, every backend gives the scalar backend's evaluation.
+pub fn net_edits_bullet(data: &[u8]) {
+    static BASE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    let mut bytes = BASE.get_or_init(|| akimbo::random_net_file(3)).clone();
+    apply_edits(&mut bytes, data);
+    let Ok(scalar) = akimbo::Network::from_bytes_with_isa(&bytes, Isa::Scalar) else { return };
+    let board = start_board();
+    let expected = scalar.evaluate(&board);
+    let net = akimbo::Network::from_bytes_with_isa(&bytes, Isa::best()).expect("loads on every backend if on scalar");
+    assert_eq!(net.evaluate(&board), expected);
 }
 
 /// Applies [`net_edits`]'s edit list to `bytes`.
