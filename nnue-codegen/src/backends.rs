@@ -114,6 +114,50 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
         )
     };
     let transform_cpu = if arch.transformer.output == TransformerOutput::Accumulators { quote!(_cpu) } else { quote!(cpu) };
+    let accumulator_path = crate::stack::screlu_of_accumulators(arch).map(|max| {
+        let rt = runtime();
+        let affine = &arch.layers[1];
+        let (name, n, max) = (ident(&affine.name), crate::tokens::int(affine.output_dimensions), crate::tokens::lit(i64::from(max)));
+        let LayerKind::WideAffine { divisor } = affine.kind else { unreachable!("screlu_of_accumulators checked it") };
+        let divisor = crate::tokens::i32(divisor);
+        let result = crate::stack::stack_result(arch);
+        // With a skip term the result is statements, then the value.
+        let result = if arch.output.forward.is_some() { quote!({ #result }) } else { result };
+        quote! {
+            /// The stack's output straight from the accumulators (the side to
+            /// move's first), in 16-bit products: `None` when the weights
+            /// need the i32 path.
+            pub(super) fn propagate_accumulator(cpu: Cpu, stack: &LayerStack, accumulator: &Accumulator, order: [usize; 2]) -> ::core::option::Option<i32> {
+                // SAFETY: a `Cpu` token exists only if this CPU has the
+                // instruction set whose features the function is compiled for.
+                unsafe { forward_accumulator(cpu.inside(), stack, accumulator, order) }
+            }
+
+            /// [`propagate_accumulator`] compiled for the instruction set.
+            #[target_feature(enable = #features)]
+            fn forward_accumulator(
+                cpu: #rt::simd::Inside<Cpu>,
+                stack: &LayerStack,
+                accumulator: &Accumulator,
+                order: [usize; 2],
+            ) -> ::core::option::Option<i32> {
+                if !stack.#name.i16_products(#max) {
+                    return ::core::option::Option::None;
+                }
+                let mut sums = [0i32; #n];
+                cpu.screlu_affine_accumulators::<L1, #n>(
+                    &accumulator.values[order[0]],
+                    &accumulator.values[order[1]],
+                    #max,
+                    stack.#name.accumulator_weights(),
+                    &mut sums,
+                );
+                let mut #name = [0i32; #n];
+                stack.#name.finish(&sums, #divisor, &mut #name);
+                ::core::option::Option::Some(#result)
+            }
+        }
+    });
     // The token is used by the i8 affine kernels; a stack without them
     // (i16 weights only) leaves it unnamed.
     let cpu = if arch.layers.iter().any(|l| matches!(l.kind, LayerKind::Affine { .. }) || crate::stack::fused_screlu(arch, l, target)) {
@@ -144,6 +188,8 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
             ) -> &'o mut [u8] {
                 #transform
             }
+
+            #accumulator_path
 
             /// The layer stack's forward pass.
             #(#layers_doc)*

@@ -41,6 +41,51 @@ pub fn generate(arch: &Arch) -> TokenStream {
         quote!(stack.propagate_scalar(input, &mut trace)),
     );
 
+    // A stack of an SCReLU and one i16-weight layer: the SIMD backends
+    // evaluate it straight from the accumulators.
+    let accumulator_path = crate::stack::screlu_of_accumulators(arch).map(|_| {
+        let name = ident(&arch.layers[1].name);
+        let call = dispatch(
+            &|m| quote!(#m::propagate_accumulator(cpu, &self.stacks[bucket], accumulator, order)),
+            quote!(::core::option::Option::None),
+        );
+        let method = quote! {
+            /// Layer stack `bucket`'s output straight from the accumulators
+            /// (SIMD backends, 16-bit products), without the transformer's
+            /// output; `None` on the scalar backend and when the weights
+            /// need the i32 path.
+            fn propagate_accumulator(&self, bucket: usize, accumulator: &Accumulator, side_to_move: #rt::Color) -> ::core::option::Option<i32> {
+                let order = [side_to_move.index(), side_to_move.flip().index()];
+                #call
+            }
+        };
+        let prepare = quote! {
+            if backend != #rt::Backend::Scalar {
+                let lanes = Self::lane_packing(backend);
+                network.stacks.iter_mut().for_each(|stack| stack.#name.prepare_accumulator_order(lanes));
+            }
+        };
+        (method, prepare)
+    });
+    let (accumulator_method, prepare_accumulator_order) = accumulator_path.clone().unzip();
+    let positional = if accumulator_path.is_some() {
+        quote! {
+            let positional = match self.propagate_accumulator(bucket, accumulator, side_to_move) {
+                ::core::option::Option::Some(positional) => positional,
+                ::core::option::Option::None => {
+                    let mut slots = #rt::Aligned([::core::mem::MaybeUninit::uninit(); TRANSFORMED]);
+                    let transformed = self.transform_into(accumulator, side_to_move, &mut slots);
+                    self.propagate(bucket, transformed)
+                }
+            };
+        }
+    } else {
+        quote! {
+            let mut slots = #rt::Aligned([::core::mem::MaybeUninit::uninit(); TRANSFORMED]);
+            let transformed = self.transform_into(accumulator, side_to_move, &mut slots);
+            let positional = self.propagate(bucket, transformed);
+        }
+    };
     let bucket = match arch.stacks.select {
         BucketSelect::Single => quote! {
             let _ = piece_count;
@@ -318,6 +363,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 if backend != #rt::Backend::Scalar {
                     network.stacks.iter_mut().for_each(LayerStack::prepare_columns);
                 }
+                #prepare_accumulator_order
                 ::core::result::Result::Ok(network)
             }
 
@@ -412,6 +458,8 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 #propagate
             }
 
+            #accumulator_method
+
             /// The layer stack and PSQT bucket of a position with `piece_count`
             /// pieces (kings included).
             pub fn bucket(piece_count: usize) -> usize {
@@ -431,10 +479,8 @@ pub fn generate(arch: &Arch) -> TokenStream {
             /// Evaluates a position whose accumulator is computed.
             pub fn evaluate_accumulator(&self, accumulator: &Accumulator, side_to_move: #rt::Color, piece_count: usize) -> #rt::Evaluation {
                 let bucket = Self::bucket(piece_count);
-                let mut slots = #rt::Aligned([::core::mem::MaybeUninit::uninit(); TRANSFORMED]);
-                let transformed = self.transform_into(accumulator, side_to_move, &mut slots);
                 let psqt = Self::psqt(accumulator, side_to_move, bucket);
-                let positional = self.propagate(bucket, transformed);
+                #positional
                 #rt::Evaluation { bucket, psqt, positional, value: Self::value(psqt, positional) }
             }
 

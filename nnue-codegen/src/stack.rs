@@ -129,6 +129,17 @@ pub fn propagate_body(arch: &Arch, target: Option<&Target>) -> TokenStream {
         quote!(let input = &#rt::scalar::i16_values::<#n>(input);)
     });
     let steps = arch.layers.iter().map(|layer| layer_step(arch, layer, target));
+    let result = stack_result(arch);
+    quote! {
+        #values
+        #(#steps)*
+        #result
+    }
+}
+
+/// The stack's output from the layers' locals: the value (a sum of
+/// outputs, rescaled) and the skip term.
+pub(crate) fn stack_result(arch: &Arch) -> TokenStream {
     let value = value_sum(arch);
     let value = match arch.output.rescale {
         None => value,
@@ -137,7 +148,7 @@ pub fn propagate_body(arch: &Arch, target: Option<&Target>) -> TokenStream {
             quote!((i64::from(#value) * #multiply / #divide) as i32)
         }
     };
-    let result = match arch.output.forward {
+    match arch.output.forward {
         None => quote!(#value),
         Some(f) => {
             let input = element(arch, f.input.layer, f.input.index);
@@ -147,12 +158,23 @@ pub fn propagate_body(arch: &Arch, target: Option<&Target>) -> TokenStream {
                 #value.wrapping_add(forward)
             }
         }
-    };
-    quote! {
-        #values
-        #(#steps)*
-        #result
     }
+}
+
+/// A stack that is an `SCReLU` of the whole transformer output (the
+/// accumulators clamped to `0..=max`) and one i16-weight layer reading it,
+/// its value only: SIMD targets compute it straight from the accumulators
+/// ([`crate::backends`]' `propagate_accumulator`), with the clamp that the
+/// two clamps make. Returns that clamp.
+pub(crate) fn screlu_of_accumulators(arch: &Arch) -> Option<i32> {
+    let TransformerOutput::ClippedReLU { max: clip } = arch.transformer.output else { return None };
+    let [screlu, affine] = &arch.layers[..] else { return None };
+    let (LayerKind::SCReLU { max }, LayerKind::WideAffine { .. }) = (screlu.kind, affine.kind) else { return None };
+    let whole = |slice: &Slice, source: Source, len: usize| slice.source == source && slice.start == 0 && slice.len == len;
+    let reads = whole(&screlu.inputs[0], Source::Transformer, arch.transformer.output_dimensions)
+        && whole(&affine.inputs[0], Source::Layer(0), screlu.output_dimensions)
+        && read_once(arch, 0);
+    reads.then_some(clip.min(max).min(i32::from(i16::MAX)))
 }
 
 /// `name[index]` of a layer's output.

@@ -40,6 +40,45 @@ pub unsafe fn screlu_affine<D: Dot, const IN: usize, const OUT: usize>(
     }
 }
 
+/// [`screlu_affine`] straight from the two accumulators, without the
+/// transformer's u8 output: `sums[o] = sum_i (m_i * w[o][i]) * m_i` with
+/// `m_i = clamp(lane i, 0, max)` over `first` then `second` (the side to
+/// move's lanes, then the other side's); `weights` holds `OUT` rows of
+/// `2 * L1`, in the lanes' storage order. The same conditions as
+/// [`screlu_affine`].
+///
+/// # Safety
+/// The CPU supports `D`'s instructions.
+#[inline(always)]
+pub unsafe fn screlu_affine_accumulators<D: Dot, const L1: usize, const OUT: usize>(
+    first: &[i16; L1],
+    second: &[i16; L1],
+    max: i16,
+    weights: &[i16],
+    sums: &mut [i32; OUT],
+) {
+    const { assert!(L1.is_multiple_of(4 * D::LANES)) };
+    assert_eq!(weights.len(), 2 * L1 * OUT);
+    for (o, sum) in sums.iter_mut().enumerate() {
+        // SAFETY: the caller guarantees the instructions.
+        let (mut a, mut b) = unsafe { (D::zero(), D::zero()) };
+        for (half, lanes) in [first, second].into_iter().enumerate() {
+            let (x, w) = (lanes.as_ptr(), weights[(2 * o + half) * L1..].as_ptr());
+            // SAFETY: `i + 4 * LANES <= L1`, so lane reads stay within the
+            // accumulator and weight reads within this half of row `o`; the
+            // caller guarantees the instructions.
+            unsafe {
+                for i in (0..L1).step_by(4 * D::LANES) {
+                    a = D::screlu_dot_i16(a, x.add(i), w.add(i), max);
+                    b = D::screlu_dot_i16(b, x.add(i + 2 * D::LANES), w.add(i + 2 * D::LANES), max);
+                }
+            }
+        }
+        // SAFETY: the caller guarantees the instructions.
+        *sum = unsafe { D::hsum(D::add(a, b)) };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// Every backend this CPU has gives the scalar SCReLU then i16 affine
@@ -60,10 +99,28 @@ mod tests {
                 .chunks_exact(IN)
                 .map(|row| squares.iter().zip(row).fold(0i32, |a, (&x, &w)| a.wrapping_add(x.wrapping_mul(i32::from(w)))))
                 .collect();
+            // The same from accumulator lanes (of either sign) in two halves.
+            let lanes: [i16; IN] = core::array::from_fn(|i| i16::from(input[i]) * if i % 3 == 0 { -1 } else { 1 });
+            let mut clamped_squares = [0i32; IN];
+            crate::scalar::screlu(&lanes, i32::from(max), &mut clamped_squares);
+            let expected_lanes: Vec<i32> = weights
+                .chunks_exact(IN)
+                .map(|row| clamped_squares.iter().zip(row).fold(0i32, |a, (&x, &w)| a.wrapping_add(x.wrapping_mul(i32::from(w)))))
+                .collect();
+            let (first, second): ([i16; IN / 2], [i16; IN / 2]) =
+                (lanes[..IN / 2].try_into().unwrap(), lanes[IN / 2..].try_into().unwrap());
             #[cfg(target_arch = "x86_64")]
             {
                 use crate::simd::x86::{Avx2, Avx512};
                 let mut sums = [0i32; 3];
+                if let Some(cpu) = Avx2::new() {
+                    cpu.inside().screlu_affine_accumulators::<{ IN / 2 }, 3>(&first, &second, max, &weights, &mut sums);
+                    assert_eq!(sums.to_vec(), expected_lanes, "avx2, accumulators");
+                }
+                if let Some(cpu) = Avx512::new() {
+                    cpu.inside().screlu_affine_accumulators::<{ IN / 2 }, 3>(&first, &second, max, &weights, &mut sums);
+                    assert_eq!(sums.to_vec(), expected_lanes, "avx512, accumulators");
+                }
                 if let Some(cpu) = Avx2::new() {
                     cpu.inside().screlu_affine::<IN, 3>(&input, max, &weights, &mut sums);
                     assert_eq!(sums.to_vec(), expected, "avx2");
@@ -77,6 +134,14 @@ mod tests {
             {
                 use crate::simd::aarch64::{Neon, NeonDotprod};
                 let mut sums = [0i32; 3];
+                if let Some(cpu) = Neon::new() {
+                    cpu.inside().screlu_affine_accumulators::<{ IN / 2 }, 3>(&first, &second, max, &weights, &mut sums);
+                    assert_eq!(sums.to_vec(), expected_lanes, "neon, accumulators");
+                }
+                if let Some(cpu) = NeonDotprod::new() {
+                    cpu.inside().screlu_affine_accumulators::<{ IN / 2 }, 3>(&first, &second, max, &weights, &mut sums);
+                    assert_eq!(sums.to_vec(), expected_lanes, "neon-dotprod, accumulators");
+                }
                 if let Some(cpu) = Neon::new() {
                     cpu.inside().screlu_affine::<IN, 3>(&input, max, &weights, &mut sums);
                     assert_eq!(sums.to_vec(), expected, "neon");

@@ -11,6 +11,10 @@ pub struct WideAffine<const IN: usize, const OUT: usize> {
     pub weights: AlignedSlice<i16>,
     /// The largest `|weight|`.
     max_abs_weight: i32,
+    /// The weights with each row's two halves (the side to move's lanes,
+    /// the other side's) in the accumulators' storage order; empty until
+    /// [`Self::prepare_accumulator_order`].
+    accumulator_weights: AlignedSlice<i16>,
 }
 
 impl<const IN: usize, const OUT: usize> WideAffine<IN, OUT> {
@@ -26,7 +30,28 @@ impl<const IN: usize, const OUT: usize> WideAffine<IN, OUT> {
             }
         }
         let max_abs_weight = rows.iter().map(|&w| i32::from(w).abs()).max().unwrap_or(0);
-        WideAffine { biases, weights: rows, max_abs_weight }
+        WideAffine { biases, weights: rows, max_abs_weight, accumulator_weights: AlignedSlice::zeroed(0) }
+    }
+
+    /// Makes [`Self::accumulator_weights`] for a layer reading both
+    /// accumulators directly (`IN` = 2 x L1): each row's halves permuted as
+    /// a backend whose registers hold `lanes` i16 lanes stores the
+    /// accumulator (see [`crate::kernels::layout::permute_lanes`]), or
+    /// unchanged for `None`.
+    pub fn prepare_accumulator_order(&mut self, lanes: Option<usize>) {
+        let mut weights = self.weights.clone();
+        if let Some(lanes) = lanes {
+            for half in weights.chunks_exact_mut(IN / 2) {
+                crate::kernels::layout::permute_lanes(half, lanes);
+            }
+        }
+        self.accumulator_weights = weights;
+    }
+
+    /// The weights in the accumulators' storage order (empty unless
+    /// prepared).
+    pub fn accumulator_weights(&self) -> &[i16] {
+        &self.accumulator_weights
     }
 
     /// Whether every product of a weight and an input of at most

@@ -204,6 +204,11 @@ pub unsafe trait Dot: Copy {
     /// # Safety
     /// `x` and `w` are valid for `2 * LANES` reads; the CPU supports the ISA.
     unsafe fn screlu_dot(acc: Self::S, x: *const u8, w: *const i16, max: i16) -> Self::S;
+    /// [`Self::screlu_dot`] of i16 inputs (accumulator lanes), with `m[k] =
+    /// clamp(x[k], 0, max)`.
+    /// # Safety
+    /// `x` and `w` are valid for `2 * LANES` reads; the CPU supports the ISA.
+    unsafe fn screlu_dot_i16(acc: Self::S, x: *const i16, w: *const i16, max: i16) -> Self::S;
     /// The sum of all lanes (wrapping).
     /// # Safety
     /// The CPU supports the ISA.

@@ -139,6 +139,22 @@ macro_rules! backend_token {
                 // only if the CPU supports the ISA.
                 unsafe { $crate::kernels::screlu_affine::<$dot, IN, OUT>(input, max, weights, sums) }
             }
+
+            /// [`crate::kernels::screlu_affine_accumulators`] with this
+            /// ISA's widest dot products, inlined into the
+            /// `#[target_feature]` function calling it.
+            #[inline(always)]
+            pub fn screlu_affine_accumulators<const L1: usize, const OUT: usize>(
+                self,
+                first: &[i16; L1],
+                second: &[i16; L1],
+                max: i16,
+                weights: &[i16],
+                sums: &mut [i32; OUT],
+            ) {
+                // SAFETY: as above.
+                unsafe { $crate::kernels::screlu_affine_accumulators::<$dot, L1, OUT>(first, second, max, weights, sums) }
+            }
         }
     };
 

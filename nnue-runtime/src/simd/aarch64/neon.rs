@@ -150,6 +150,18 @@ macro_rules! neon_dot_registers {
             }
         }
         #[inline(always)]
+        unsafe fn screlu_dot_i16(acc: int32x4_t, x: *const i16, w: *const i16, max: i16) -> int32x4_t {
+            // SAFETY: the caller guarantees 8 readable lanes at `x` and at
+            // `w`, and NEON.
+            unsafe {
+                let m = vminq_s16(vmaxq_s16(vld1q_s16(x), vdupq_n_s16(0)), vdupq_n_s16(max));
+                let products = vmulq_s16(m, vld1q_s16(w));
+                let low = vmull_s16(vget_low_s16(products), vget_low_s16(m));
+                let high = vmull_high_s16(products, m);
+                vaddq_s32(acc, vpaddq_s32(low, high))
+            }
+        }
+        #[inline(always)]
         unsafe fn hsum(v: int32x4_t) -> i32 {
             // SAFETY: the caller guarantees NEON.
             unsafe { vaddvq_s32(v) }

@@ -41,6 +41,17 @@ macro_rules! dot_registers {
             }
         }
         #[inline(always)]
+        unsafe fn screlu_dot_i16(acc: __m256i, x: *const i16, w: *const i16, max: i16) -> __m256i {
+            // SAFETY: the caller guarantees 16 readable lanes at `x` and at
+            // `w`, and AVX2.
+            unsafe {
+                let x = _mm256_loadu_si256(x.cast());
+                let m = _mm256_min_epi16(_mm256_max_epi16(x, _mm256_setzero_si256()), _mm256_set1_epi16(max));
+                let products = _mm256_mullo_epi16(m, _mm256_loadu_si256(w.cast()));
+                _mm256_add_epi32(acc, _mm256_madd_epi16(products, m))
+            }
+        }
+        #[inline(always)]
         unsafe fn hsum(v: __m256i) -> i32 {
             // SAFETY: the caller guarantees AVX2.
             unsafe { $crate::simd::x86::avx2::hsum256(v) }
@@ -80,6 +91,17 @@ macro_rules! dot_registers {
             // readable weights at `w`, and AVX-512 F/BW.
             unsafe {
                 let m = _mm512_min_epi16(_mm512_cvtepu8_epi16(_mm256_loadu_si256(x.cast())), _mm512_set1_epi16(max));
+                let products = _mm512_mullo_epi16(m, _mm512_loadu_si512(w.cast()));
+                _mm512_add_epi32(acc, _mm512_madd_epi16(products, m))
+            }
+        }
+        #[inline(always)]
+        unsafe fn screlu_dot_i16(acc: __m512i, x: *const i16, w: *const i16, max: i16) -> __m512i {
+            // SAFETY: the caller guarantees 32 readable lanes at `x` and at
+            // `w`, and AVX-512 F/BW.
+            unsafe {
+                let x = _mm512_loadu_si512(x.cast());
+                let m = _mm512_min_epi16(_mm512_max_epi16(x, _mm512_setzero_si512()), _mm512_set1_epi16(max));
                 let products = _mm512_mullo_epi16(m, _mm512_loadu_si512(w.cast()));
                 _mm512_add_epi32(acc, _mm512_madd_epi16(products, m))
             }
