@@ -62,7 +62,7 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
     let tile = crate::tokens::int(plan.tile);
     let layers_doc = plan.layers.iter().map(|line| doc(line));
     let transform = targets::transform_call(arch);
-    let body = propagate_body(arch, Some(target));
+    let body = propagate_body(arch, Some(target), false);
     let (uses, rows) = if arch.is_plain() {
         (
             quote!(use super::{Accumulator, LayerStack, Transformer, L1, PSQT_BUCKETS, TRANSFORMED};),
@@ -114,7 +114,32 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
         )
     };
     let transform_cpu = if arch.transformer.output == TransformerOutput::Accumulators { quote!(_cpu) } else { quote!(cpu) };
-    let accumulator_path = crate::stack::screlu_of_accumulators(arch).map(|max| {
+    let accumulator_path = if arch.transformer.output == TransformerOutput::Accumulators {
+        // The layers read the accumulators in place (no copy into the
+        // transformer's output, and none back).
+        let rt = runtime();
+        let body = propagate_body(arch, Some(target), true);
+        let uses_cpu = arch.layers.iter().any(|l| matches!(l.kind, LayerKind::Affine { .. }) || crate::stack::fused_screlu(arch, l, target));
+        let cpu = if uses_cpu { quote!(cpu) } else { quote!(_cpu) };
+        Some(quote! {
+            /// The stack's output from the accumulators read in place (the
+            /// side to move's first); always `Some`.
+            pub(super) fn propagate_accumulator(cpu: Cpu, stack: &LayerStack, accumulator: &Accumulator, order: [usize; 2]) -> ::core::option::Option<i32> {
+                // SAFETY: a `Cpu` token exists only if this CPU has the
+                // instruction set whose features the function is compiled for.
+                ::core::option::Option::Some(unsafe { forward_accumulator(cpu.inside(), stack, accumulator, order) })
+            }
+
+            /// [`propagate_accumulator`] compiled for the instruction set,
+            /// with nothing traced.
+            #[target_feature(enable = #features)]
+            fn forward_accumulator(#cpu: #rt::simd::Inside<Cpu>, stack: &LayerStack, accumulator: &Accumulator, order: [usize; 2]) -> i32 {
+                let (first, second) = (&accumulator.values[order[0]], &accumulator.values[order[1]]);
+                let trace = |_: &'static str, _: #rt::LayerOutput<'_>| {};
+                #body
+            }
+        })
+    } else { crate::stack::screlu_of_accumulators(arch).map(|max| {
         let rt = runtime();
         let affine = &arch.layers[1];
         let (name, n, max) = (ident(&affine.name), crate::tokens::int(affine.output_dimensions), crate::tokens::lit(i64::from(max)));
@@ -157,7 +182,7 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
                 ::core::option::Option::Some(#result)
             }
         }
-    });
+    }) };
     // The token is used by the i8 affine kernels; a stack without them
     // (i16 weights only) leaves it unnamed.
     let cpu = if arch.layers.iter().any(|l| matches!(l.kind, LayerKind::Affine { .. }) || crate::stack::fused_screlu(arch, l, target)) {

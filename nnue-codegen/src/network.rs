@@ -43,8 +43,8 @@ pub fn generate(arch: &Arch) -> TokenStream {
 
     // A stack of an SCReLU and one i16-weight layer: the SIMD backends
     // evaluate it straight from the accumulators.
-    let accumulator_path = crate::stack::screlu_of_accumulators(arch).map(|_| {
-        let name = ident(&arch.layers[1].name);
+    let direct = crate::stack::screlu_of_accumulators(arch).is_some() || arch.transformer.output == TransformerOutput::Accumulators;
+    let accumulator_path = direct.then(|| {
         let call = dispatch(
             &|m| quote!(#m::propagate_accumulator(cpu, &self.stacks[bucket], accumulator, order)),
             quote!(::core::option::Option::None),
@@ -59,15 +59,19 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 #call
             }
         };
-        let prepare = quote! {
-            if backend != #rt::Backend::Scalar {
-                let lanes = Self::lane_packing(backend);
-                network.stacks.iter_mut().for_each(|stack| stack.#name.prepare_accumulator_order(lanes));
+        let prepare = crate::stack::screlu_of_accumulators(arch).map(|_| {
+            let name = ident(&arch.layers[1].name);
+            quote! {
+                if backend != #rt::Backend::Scalar {
+                    let lanes = Self::lane_packing(backend);
+                    network.stacks.iter_mut().for_each(|stack| stack.#name.prepare_accumulator_order(lanes));
+                }
             }
-        };
+        });
         (method, prepare)
     });
     let (accumulator_method, prepare_accumulator_order) = accumulator_path.clone().unzip();
+    let prepare_accumulator_order = prepare_accumulator_order.flatten();
     let positional = if accumulator_path.is_some() {
         quote! {
             let positional = match self.propagate_accumulator(bucket, accumulator, side_to_move) {

@@ -69,7 +69,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
         let name = ident(&l.name);
         quote!(self.#name.to_columns();)
     });
-    let body = propagate_body(arch, None);
+    let body = propagate_body(arch, None, false);
     quote! {
         /// The parameters of one layer stack.
         pub struct LayerStack {
@@ -121,14 +121,21 @@ fn value_sum(arch: &Arch) -> TokenStream {
 /// The statements of a forward pass over `stack` and `input`, ending in the
 /// stack's output; for the scalar backend (`target` `None`) or a SIMD target
 /// (with its token in `cpu`).
-pub fn propagate_body(arch: &Arch, target: Option<&Target>) -> TokenStream {
+///
+/// With `halves` (an `Accumulators` output, on a SIMD target) the
+/// accumulators are read in place: `first` and `second` are the side to
+/// move's and the other side's lanes, and `input` their concatenation,
+/// made only if a layer needs it whole.
+pub fn propagate_body(arch: &Arch, target: Option<&Target>, halves: bool) -> TokenStream {
     let rt = runtime();
-    // The accumulators' values, read back from the output's bytes.
-    let values = (arch.transformer.output == TransformerOutput::Accumulators).then(|| {
-        let n = int(arch.transformer.output_dimensions);
-        quote!(let input = &#rt::scalar::i16_values::<#n>(input);)
-    });
-    let steps = arch.layers.iter().map(|layer| layer_step(arch, layer, target));
+    let n = int(arch.transformer.output_dimensions);
+    let values = if halves {
+        Some(quote!(let input = &#rt::scalar::join_halves::<_, L1, #n>(first, second);))
+    } else {
+        // The accumulators' values, read back from the output's bytes.
+        (arch.transformer.output == TransformerOutput::Accumulators).then(|| quote!(let input = &#rt::scalar::i16_values::<#n>(input);))
+    };
+    let steps = arch.layers.iter().map(|layer| layer_step(arch, layer, target, halves));
     let result = stack_result(arch);
     quote! {
         #values
@@ -234,7 +241,7 @@ fn slice_ref(slice: &Slice, arch: &Arch, target: Option<&Target>) -> TokenStream
 
 /// The statements computing one layer's output into a local of its name,
 /// then handing it to `trace`.
-fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>) -> TokenStream {
+fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>, halves: bool) -> TokenStream {
     // A layer fused into a later one is computed there, only where its
     // values are needed (see `fused_screlu` and `float_input_chain`).
     let index = arch.layers.iter().position(|l| l.name == layer.name).expect("a layer of the architecture");
@@ -244,7 +251,7 @@ fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>) -> TokenStrea
         let into_float = arch.layers[index + 1..].iter().take(2).any(|l| float_input_chain(arch, l).contains(&index));
         screlu || into_float
     });
-    if fused { TokenStream::new() } else { compute_and_trace(arch, layer, target) }
+    if fused { TokenStream::new() } else { compute_and_trace(arch, layer, target, halves) }
 }
 
 /// Whether layer `i` is read by one layer only and by no output.
@@ -277,7 +284,7 @@ fn float_input_chain(arch: &Arch, layer: &Layer) -> Vec<usize> {
 
 /// The statements computing one layer's output into a local of its name,
 /// then handing it to `trace`.
-fn compute_and_trace(arch: &Arch, layer: &Layer, target: Option<&Target>) -> TokenStream {
+fn compute_and_trace(arch: &Arch, layer: &Layer, target: Option<&Target>, halves: bool) -> TokenStream {
     let rt = runtime();
     let name = ident(&layer.name);
     let label = &layer.name;
@@ -333,7 +340,7 @@ fn compute_and_trace(arch: &Arch, layer: &Layer, target: Option<&Target>) -> Tok
                     // SCReLU's values are computed for the trace only (dead
                     // code when nothing traces), or for the scalar sum.
                     let Source::Layer(s) = layer.inputs[0].source else { unreachable!("screlu_of_bytes reads a layer") };
-                    let screlu = compute_and_trace(arch, &arch.layers[s], Some(target));
+                    let screlu = compute_and_trace(arch, &arch.layers[s], Some(target), halves);
                     let (bytes, max16, inputs) = (slice_ref(bytes, arch, Some(target)), lit(i64::from(max)), int(layer.input_dimensions));
                     quote! {
                         let mut #name = [0i32; #n];
@@ -384,17 +391,35 @@ fn compute_and_trace(arch: &Arch, layer: &Layer, target: Option<&Target>) -> Tok
                         _ => unreachable!("float_input_chain holds SCReLU and ToFloat layers"),
                     });
                     is_i32 = matches!(arch.layers[i].kind, LayerKind::SCReLU { .. });
-                    traced.push(compute_and_trace(arch, &arch.layers[i], Some(target)));
+                    traced.push(compute_and_trace(arch, &arch.layers[i], Some(target), halves));
                 }
+                let first_input = &arch.layers[*first].inputs[0];
+                let whole_transformer = first_input.source == Source::Transformer && first_input.start == 0 && first_input.len == arch.transformer.output_dimensions;
+                let call = if halves && whole_transformer {
+                    quote! {
+                        stack.#name.propagate_mapped_halves(
+                            first,
+                            second,
+                            |x| {
+                                #(#steps)*
+                            },
+                            &mut #name,
+                        );
+                    }
+                } else {
+                    quote! {
+                        stack.#name.propagate_mapped(
+                            #source,
+                            |x| {
+                                #(#steps)*
+                            },
+                            &mut #name,
+                        );
+                    }
+                };
                 quote! {
                     let mut #name = [0f32; #n];
-                    stack.#name.propagate_mapped(
-                        #source,
-                        |x| {
-                            #(#steps)*
-                        },
-                        &mut #name,
-                    );
+                    #call
                     #(#traced)*
                 }
             }

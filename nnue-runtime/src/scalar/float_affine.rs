@@ -51,6 +51,31 @@ impl<const IN: usize, const OUT: usize> FloatAffine<IN, OUT> {
     }
 }
 
+impl<const IN: usize, const OUT: usize> FloatAffine<IN, OUT> {
+    /// [`Self::propagate_mapped`] of `first` then `second` (`IN` = 2 x `H`):
+    /// the two accumulators read in place, in the same order.
+    #[inline]
+    pub fn propagate_mapped_halves<T: Copy, const H: usize>(
+        &self,
+        first: &[T; H],
+        second: &[T; H],
+        map: impl Fn(T) -> f32,
+        out: &mut [f32; OUT],
+    ) {
+        const { assert!(IN == 2 * H) };
+        *out = *self.biases;
+        let (rows_first, rows_second) = self.weights.split_at(H * OUT);
+        for (half, rows) in [(first, rows_first), (second, rows_second)] {
+            for (&x, row) in half.iter().zip(rows.chunks_exact(OUT)) {
+                let x = map(x);
+                for (o, &w) in out.iter_mut().zip(row) {
+                    *o += x * w;
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,5 +95,14 @@ mod tests {
         let layer = FloatAffine::<3, 1>::from_tensors(&[0.0], &[1e8, -1e8, 1.0], Layout::InputMajor, 1, 0);
         layer.propagate(&[1.0, 1.0, 1.0], &mut out);
         assert_eq!(out, [1.0]);
+    }
+
+    #[test]
+    fn halves_are_read_in_order() {
+        let layer = FloatAffine::<4, 2>::from_tensors(&[0.5, -0.5], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], Layout::InputMajor, 1, 0);
+        let (mut whole, mut halves) = ([0.0; 2], [0.0; 2]);
+        layer.propagate_mapped(&[1i16, -2, 3, 4], |x| f32::from(x) / 4.0, &mut whole);
+        layer.propagate_mapped_halves(&[1i16, -2], &[3, 4], |x| f32::from(x) / 4.0, &mut halves);
+        assert_eq!(whole, halves);
     }
 }

@@ -14,5 +14,5 @@ pub use float_affine::FloatAffine;
 pub use affine::Affine;
 pub use feature_rows::FeatureRows;
 pub use threat_transformer::ThreatTransformer;
-pub use transformer::{i16_values, transform_accumulators, transform_clip, transform_pairwise, Transformer};
+pub use transformer::{i16_values, join_halves, transform_accumulators, transform_clip, transform_pairwise, Transformer};
 pub use wide_affine::WideAffine;

@@ -138,6 +138,16 @@ pub fn i16_values<const N: usize>(bytes: &[u8]) -> [i16; N] {
     values
 }
 
+/// `first` then `second` in one array (`N` = 2 x `H`).
+#[inline]
+pub fn join_halves<T: Copy + Default, const H: usize, const N: usize>(first: &[T; H], second: &[T; H]) -> [T; N] {
+    const { assert!(N == 2 * H) };
+    let mut out = [T::default(); N];
+    out[..H].copy_from_slice(first);
+    out[H..].copy_from_slice(second);
+    out
+}
+
 /// The pairwise transformer output: `out[p * L1/2 + i] = clamp(a[i], 0, max) *
 /// clamp(b[i], 0, max) / divisor`, `a` and `b` the two halves of
 /// `acc[order[p]]`. `out` holds `L1` bytes, all written and returned.
