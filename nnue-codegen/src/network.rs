@@ -41,8 +41,9 @@ pub fn generate(arch: &Arch) -> TokenStream {
         quote!(stack.propagate_scalar(input, &mut trace)),
     );
 
-    // A stack of an SCReLU and one i16-weight layer: the SIMD backends
-    // evaluate it straight from the accumulators.
+    // The SIMD backends evaluate straight from the accumulators a stack of
+    // an SCReLU and one i16-weight layer (in 16-bit products), and the
+    // layers of an `Accumulators` output (reading the lanes in place).
     let direct = crate::stack::screlu_of_accumulators(arch).is_some() || arch.transformer.output == TransformerOutput::Accumulators;
     let accumulator_path = direct.then(|| {
         let call = dispatch(
@@ -51,9 +52,8 @@ pub fn generate(arch: &Arch) -> TokenStream {
         );
         let method = quote! {
             /// Layer stack `bucket`'s output straight from the accumulators
-            /// (SIMD backends, 16-bit products), without the transformer's
-            /// output; `None` on the scalar backend and when the weights
-            /// need the i32 path.
+            /// (SIMD backends), without the transformer's output; `None` on
+            /// the scalar backend and when the weights need the i32 path.
             fn propagate_accumulator(&self, bucket: usize, accumulator: &Accumulator, side_to_move: #rt::Color) -> ::core::option::Option<i32> {
                 let order = [side_to_move.index(), side_to_move.flip().index()];
                 #call

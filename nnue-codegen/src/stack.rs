@@ -239,8 +239,9 @@ fn slice_ref(slice: &Slice, arch: &Arch, target: Option<&Target>) -> TokenStream
     }
 }
 
-/// The statements computing one layer's output into a local of its name,
-/// then handing it to `trace`.
+/// One layer's step of a forward pass: nothing for a layer that a later
+/// one computes as it reads it (on SIMD targets), else
+/// [`compute_and_trace`].
 fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>, halves: bool) -> TokenStream {
     // A layer fused into a later one is computed there, only where its
     // values are needed (see `fused_screlu` and `float_input_chain`).
