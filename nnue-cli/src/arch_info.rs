@@ -164,9 +164,32 @@ fn output_line(arch: &Arch) -> String {
 fn text(arch: &Arch) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "architecture       {} - {}", arch.name, arch.description);
-    let _ = writeln!(s, "version            0x{:08X}", arch.version);
-    let _ = writeln!(s, "hashes             header 0x{:08X}, transformer 0x{:08X}, layer stack 0x{:08X}", arch.hashes.header, arch.hashes.transformer, arch.hashes.layer_stack);
-    let _ = writeln!(s, "encoding           {:?}, load scale {}", arch.encoding, arch.transformer.load_scale);
+    match &arch.format {
+        nnue_spec::ir::FileFormat::Stockfish => {
+            let _ = writeln!(s, "version            0x{:08X}", arch.version);
+            let _ = writeln!(s, "hashes             header 0x{:08X}, transformer 0x{:08X}, layer stack 0x{:08X}", arch.hashes.header, arch.hashes.transformer, arch.hashes.layer_stack);
+            let _ = writeln!(s, "encoding           {:?}, load scale {}", arch.encoding, arch.transformer.load_scale);
+        }
+        nnue_spec::ir::FileFormat::Bullet { tensors, pad_to } => {
+            let bytes: usize = tensors.iter().map(|t| t.len * weight_bytes(t.ty)).sum();
+            let _ = writeln!(
+                s,
+                "format             bullet: {} tensors, {bytes} bytes, padded to a multiple of {pad_to}: {} bytes; no header",
+                tensors.len(),
+                bytes.div_ceil(*pad_to) * pad_to
+            );
+            for t in tensors {
+                let what = match t.param {
+                    nnue_spec::ir::Param::TransformerWeights => "transformer.weights".to_owned(),
+                    nnue_spec::ir::Param::TransformerBiases => "transformer.biases".to_owned(),
+                    nnue_spec::ir::Param::Weights(j) => format!("{}.weights ({:?})", arch.layers[j].name, t.layout),
+                    nnue_spec::ir::Param::Biases(j) => format!("{}.biases", arch.layers[j].name),
+                };
+                let _ = writeln!(s, "  {what:<32} {:?} x {}", t.ty, t.len);
+            }
+            let _ = writeln!(s, "load scale         {}", arch.transformer.load_scale);
+        }
+    }
     let _ = writeln!(s, "layer stacks       {} ({:?})", arch.stacks.count, arch.stacks.select);
     let nodes = nodes(arch);
     // A node's inputs as `name[slice] ++ ...`.

@@ -297,6 +297,8 @@ fn bullet_net_with_its_architecture_named() {
     assert_eq!(rows, 1237);
     let info = stdout(&nnue(&["info", "--net", net, "--arch", arch]));
     assert!(info.contains("format             bullet") && info.contains("no integer can overflow"), "{info}");
+    let described = stdout(&nnue(&["info", "--arch", arch]));
+    assert!(described.contains("format             bullet: 4 tensors, 3163152 bytes, padded to a multiple of 64: 3163200 bytes"), "{described}");
     let positions = support::repo().join("tests/reference/fens.txt");
     let walk = stdout(&nnue(&["walk", "--net", net, "--arch", arch, "--fens", positions.to_str().unwrap(), "--depth", "1", "--verify"]));
     assert!(walk.lines().last().unwrap().contains("mismatches=0"), "{walk}");
