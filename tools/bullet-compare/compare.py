@@ -189,6 +189,15 @@ def prepare(engine, gitdir, commit, flags, net, build_dir):
     return root, exe, full, original, False
 
 
+def finish_build(engine, root, exe, out, full, flags, net, original):
+    """Keeps the build's log; dies if it failed, else stamps the build as cached."""
+    (root / "build.log").write_text(out.stdout)
+    if out.returncode != 0 or not exe.is_file():
+        sys.stderr.write(out.stdout[-6000:])
+        die(f"build of {engine} failed (log: {root / 'build.log'})")
+    (root / "nnue_compare.stamp").write_text(f"{build_key(engine, full, flags, net)} {original}\n")
+
+
 def build_obsidian(gitdir, commit, net, build_dir, target):
     root, exe, full, original, cached = prepare("obsidian", gitdir, commit, target, net, build_dir)
     cmd = ["make", "nopgo", f"build={target}", "EXE=nnue_compare.elf"]
@@ -199,13 +208,7 @@ def build_obsidian(gitdir, commit, net, build_dir, target):
         files = " ".join(sources + ["Obsidian/fathom/tbprobe.c"])
         cmd.append(f"FILES={files}")
         log(f"[build] obsidian: {' '.join(shlex.quote(c) for c in cmd)} (in {root})")
-        out = run(cmd, cwd=root)
-        (root / "build.log").write_text(out.stdout)
-        if out.returncode != 0 or not exe.is_file():
-            sys.stderr.write(out.stdout[-6000:])
-            die(f"build of Obsidian failed (log: {root / 'build.log'})")
-        key = build_key("obsidian", full, target, net)
-        (root / "nnue_compare.stamp").write_text(f"{key} {original}\n")
+        finish_build("obsidian", root, exe, run(cmd, cwd=root), full, target, net, original)
     else:
         log(f"[build] obsidian {full[:7]}: cached ({exe})")
     log_text = (root / "build.log").read_text() if (root / "build.log").is_file() else ""
@@ -234,13 +237,7 @@ def build_akimbo(gitdir, commit, net, build_dir, rustflags):
         log(f"[build] akimbo: {' '.join(shlex.quote(c) for c in cmd)} (in {root})")
         env = dict(os.environ, CARGO_TARGET_DIR=str(root / "target"))
         env.pop("RUSTFLAGS", None)
-        out = run(cmd, cwd=root, env=env)
-        (root / "build.log").write_text(out.stdout)
-        if out.returncode != 0 or not exe.is_file():
-            sys.stderr.write(out.stdout[-6000:])
-            die(f"build of akimbo failed (log: {root / 'build.log'})")
-        key = build_key("akimbo", full, rustflags, net)
-        (root / "nnue_compare.stamp").write_text(f"{key} {original}\n")
+        finish_build("akimbo", root, exe, run(cmd, cwd=root, env=env), full, rustflags, net, original)
     else:
         log(f"[build] akimbo {full[:7]}: cached ({exe})")
     rustc = tool_version(["rustc", "--version"], cwd=root)
