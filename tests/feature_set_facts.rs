@@ -2,7 +2,7 @@
 //! feature_sets.rs`: dimensions, most active features, hash word) are the
 //! runtime's.
 
-use nnue::runtime::features::{threat_targets, FullThreats, HalfKAv2, HalfKAv2Hm, HalfKP, PawnPairs, STOCKFISH_18_TARGETS};
+use nnue::runtime::features::{threat_targets, BoardFeatures, FullThreats, HalfKAv2, HalfKAv2Hm, HalfKP, PawnPairs, STOCKFISH_18_TARGETS};
 use nnue::runtime::{FeatureSet, PieceKind};
 use nnue_spec::ir::{Encoding, FeatureSetKind, IntType};
 use nnue_spec::schema::{FeatureSpec, ThreatTargets};

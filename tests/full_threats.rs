@@ -6,7 +6,7 @@
 
 mod support;
 
-use nnue::runtime::features::{FullThreats, HalfKAv2Hm, STOCKFISH_18_TARGETS};
+use nnue::runtime::features::{BoardFeatures, FullThreats, HalfKAv2Hm, STOCKFISH_18_TARGETS};
 use nnue::runtime::scalar::ThreatTransformer;
 use nnue::runtime::{FeatureList, FeatureSet, NetReader, Position};
 use support::{board, net, Reference};

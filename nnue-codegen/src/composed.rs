@@ -30,18 +30,23 @@ pub fn field(kind: FeatureSetKind) -> Ident {
     })
 }
 
+/// A set's runtime type as the trait it implements: `FeatureSet` (one
+/// feature per piece) or `BoardFeatures` (features of several pieces).
+fn set_as_trait(kind: FeatureSetKind) -> TokenStream {
+    let (rt, ty) = (runtime(), feature_set_type(kind));
+    if per_piece(kind) { quote!(<#ty as #rt::FeatureSet>) } else { quote!(<#ty as #rt::features::BoardFeatures>) }
+}
+
 /// The runtime's number of features of a set.
 pub fn dimensions(set: &FeatureSet) -> TokenStream {
-    let rt = runtime();
-    let ty = feature_set_type(set.kind);
-    if per_piece(set.kind) { quote!(<#ty as #rt::FeatureSet>::DIMENSIONS) } else { quote!(#ty::DIMENSIONS) }
+    let set = set_as_trait(set.kind);
+    quote!(#set::DIMENSIONS)
 }
 
 /// The runtime's most active features of a set.
 pub fn max_active(set: &FeatureSet) -> TokenStream {
-    let rt = runtime();
-    let ty = feature_set_type(set.kind);
-    if per_piece(set.kind) { quote!(<#ty as #rt::FeatureSet>::MAX_ACTIVE) } else { quote!(#ty::MAX_ACTIVE) }
+    let set = set_as_trait(set.kind);
+    quote!(#set::MAX_ACTIVE)
 }
 
 fn encoding(encoding: Encoding) -> TokenStream {
@@ -121,17 +126,17 @@ pub fn transformer(arch: &Arch) -> TokenStream {
 pub fn methods(arch: &Arch) -> TokenStream {
     let rt = runtime();
     let actives = arch.features.iter().map(|f| {
-        let (ty, active) = (feature_set_type(f.kind), format_ident!("{}_active", field(f.kind)));
+        let (set, active) = (set_as_trait(f.kind), format_ident!("{}_active", field(f.kind)));
         if per_piece(f.kind) {
             quote! {
                 let mut #active = [#rt::FeatureList::default(), #rt::FeatureList::default()];
-                <#ty as #rt::FeatureSet>::active_features_both(pos, &mut #active);
+                #set::active_features_both(pos, &mut #active);
             }
         } else {
             let max = max_active(f);
             quote! {
                 let mut #active: [#rt::features::FeatureBuffer<{ #max }>; 2] = ::core::default::Default::default();
-                #ty::for_each_active_both(pos, |perspective, feature| #active[perspective.index()].push(feature));
+                #set::for_each_active_both(pos, |perspective, feature| #active[perspective.index()].push(feature));
             }
         }
     });
@@ -302,17 +307,6 @@ pub fn proof(arch: &Arch) -> TokenStream {
     }
 }
 
-/// The type of what a change of the board does to the features of a set
-/// whose features depend on more than one piece.
-fn board_changes_type(kind: FeatureSetKind) -> TokenStream {
-    let rt = runtime();
-    match kind {
-        FeatureSetKind::FullThreats => quote!(#rt::features::ThreatChanges),
-        FeatureSetKind::PP_3Wide => quote!(#rt::features::PawnChanges),
-        other => unreachable!("{other:?} is a per-piece set"),
-    }
-}
-
 /// Whether the network implements `runtime::Network`: a piece has at most
 /// one per-piece feature (the trait's `feature`), so at most one per-piece
 /// set; FullThreats sets come through `board_features`.
@@ -347,12 +341,8 @@ pub fn incremental(arch: &Arch) -> Option<TokenStream> {
     let board_features = arch.features.iter().any(|f| !per_piece(f.kind));
     // A king move is an update only if every set sees the board as before.
     let same_views = arch.features.iter().map(|f| {
-        let ty = feature_set_type(f.kind);
-        if per_piece(f.kind) {
-            quote!(<#ty as #rt::FeatureSet>::same_view(perspective, a, b))
-        } else {
-            quote!(#ty::same_view(perspective, a, b))
-        }
+        let set = set_as_trait(f.kind);
+        quote!(#set::same_view(perspective, a, b))
     });
     let max = arch.features.iter().map(max_active);
     let feature = match sets().find(|(f, _)| per_piece(f.kind)) {
@@ -368,14 +358,17 @@ pub fn incremental(arch: &Arch) -> Option<TokenStream> {
     // Each set whose features depend on more than one piece: its part of
     // `BoardChanges` (a tuple, one element per such set).
     let board_sets: Vec<(&FeatureSet, &TokenStream)> = sets().filter(|(f, _)| !per_piece(f.kind)).collect();
-    let board_types = board_sets.iter().map(|(f, _)| board_changes_type(f.kind));
+    let board_types = board_sets.iter().map(|(f, _)| {
+        let set = set_as_trait(f.kind);
+        quote!(#set::Changes)
+    });
     let find = board_sets.iter().enumerate().map(|(i, (f, _))| {
-        let (ty, i) = (feature_set_type(f.kind), syn::Index::from(i));
-        quote!(#ty::board_changes(before, after, &mut changes.#i);)
+        let (set, i) = (set_as_trait(f.kind), syn::Index::from(i));
+        quote!(#set::board_changes(before, after, &mut changes.#i);)
     });
     let features = board_sets.iter().enumerate().map(|(i, (f, offset))| {
-        let (ty, i) = (feature_set_type(f.kind), syn::Index::from(i));
-        quote!(#ty::features_of(perspective, king, &changes.#i, #offset, removed, added);)
+        let (set, i) = (set_as_trait(f.kind), syn::Index::from(i));
+        quote!(#set::features_of(perspective, king, &changes.#i, #offset, removed, added);)
     });
     let unused = board_sets.is_empty().then(|| quote!(let _ = (perspective, king, changes, removed, added);));
     Some(quote! {

@@ -33,6 +33,8 @@
 //! [`FullThreats::index`] maps one [`Threat`] to a feature, and
 //! [`FullThreats::for_each_active`] lists a position's features.
 
+use super::threat_changes::ThreatChanges;
+use super::{BoardFeatures, FeatureSink};
 use crate::attacks::{attacks, reach, squares, Bitboard};
 use crate::position::{Bitboards, Color, Piece, PieceKind, Position, Square};
 
@@ -200,35 +202,12 @@ fn relative(perspective: Color, piece: Piece) -> usize {
 
 impl<const TARGETS: u64> FullThreats<TARGETS> {
     const LAYOUT: Layout = layout(TARGETS);
-    /// The name Stockfish gives it.
-    pub const NAME: &'static str = "Full_Threats(Friend)";
-    /// Number of features: 79,856 with Stockfish 18's targets, 59,808 with
-    /// Stockfish 19's.
-    pub const DIMENSIONS: usize = Self::LAYOUT.dimensions;
-    /// Most features active at once, per perspective, in a position of at
-    /// most 32 pieces: 256. Every feature is an attack by one piece on an
-    /// occupied square, and a piece attacks at most 8 occupied squares (a
-    /// knight or a king has 8 target squares; a queen 8 rays, each ending at
-    /// its first piece; a rook or a bishop 4; a pawn 2), so at most
-    /// `32 * 8 = 256` attacks exist. (Stockfish sizes its list for 128; a
-    /// crowded, illegal board of 32 pieces has 134, see the tests; whether a
-    /// legal position can pass 128 is not settled here.)
-    /// [`FullThreats::for_each_active`] needs no capacity; this bounds
-    /// buffers and the overflow proof.
-    pub const MAX_ACTIVE: usize = MAX_THREATS;
 
     /// The XOR mask orienting squares for `perspective` with its king on
     /// `king`: ranks flipped for black, files mirrored for a king on e-h.
     #[inline]
     pub fn orientation(perspective: Color, king: Square) -> u8 {
         orientation(perspective, king)
-    }
-
-    /// Whether `perspective`'s king on `a` and on `b` orients the board the
-    /// same way (then every threat has the same feature).
-    #[inline]
-    pub fn same_view(perspective: Color, a: Square, b: Square) -> bool {
-        orientation(perspective, a) == orientation(perspective, b)
     }
 
     /// The feature of `threat` from `perspective`, whose king is on `king`;
@@ -324,19 +303,6 @@ impl<const TARGETS: u64> FullThreats<TARGETS> {
         });
     }
 
-    /// Calls `f(perspective, feature)` with both perspectives' active
-    /// features, in one walk over the threats.
-    pub fn for_each_active_both(pos: &impl Position, mut f: impl FnMut(Color, usize)) {
-        let perspectives = [Color::White, Color::Black].map(|p| (p, Self::orientation(p, pos.king_square(p))));
-        Self::for_each_threat(pos, |threat| {
-            for (perspective, orientation) in perspectives {
-                if let Some(index) = Self::oriented_index(perspective, orientation, threat) {
-                    f(perspective, index);
-                }
-            }
-        });
-    }
-
     /// The attacker of `feature`: its relative piece (own pieces `0..6`,
     /// the opponent's `6..12`, each by [`PieceKind`]) and its square on the
     /// oriented board (`0..64`). Panics if `feature` is not below
@@ -364,6 +330,67 @@ impl<const TARGETS: u64> FullThreats<TARGETS> {
             PieceKind::Bishop | PieceKind::Rook => 4,
             PieceKind::Knight | PieceKind::Queen | PieceKind::King => 8,
         }
+    }
+}
+
+impl<const TARGETS: u64> BoardFeatures for FullThreats<TARGETS> {
+    /// The name Stockfish gives it.
+    const NAME: &'static str = "Full_Threats(Friend)";
+    /// Number of features: 79,856 with Stockfish 18's targets, 59,808 with
+    /// Stockfish 19's.
+    const DIMENSIONS: usize = Self::LAYOUT.dimensions;
+    /// Most features active at once, per perspective, in a position of at
+    /// most 32 pieces: 256. Every feature is an attack by one piece on an
+    /// occupied square, and a piece attacks at most 8 occupied squares (a
+    /// knight or a king has 8 target squares; a queen 8 rays, each ending at
+    /// its first piece; a rook or a bishop 4; a pawn 2), so at most
+    /// `32 * 8 = 256` attacks exist. (Stockfish sizes its list for 128; a
+    /// crowded, illegal board of 32 pieces has 134, see the tests; whether a
+    /// legal position can pass 128 is not settled here.)
+    /// [`FullThreats::for_each_active`] needs no capacity; this bounds
+    /// buffers and the overflow proof.
+    const MAX_ACTIVE: usize = MAX_THREATS;
+
+    /// The threats found, as keys, once per move.
+    type Changes = ThreatChanges;
+
+    /// The board is oriented the same way (then every threat has the same
+    /// feature).
+    #[inline]
+    fn same_view(perspective: Color, a: Square, b: Square) -> bool {
+        orientation(perspective, a) == orientation(perspective, b)
+    }
+
+    /// One walk over the threats for both perspectives.
+    fn for_each_active_both(pos: &impl Position, mut f: impl FnMut(Color, usize)) {
+        let perspectives = [Color::White, Color::Black].map(|p| (p, Self::orientation(p, pos.king_square(p))));
+        Self::for_each_threat(pos, |threat| {
+            for (perspective, orientation) in perspectives {
+                if let Some(index) = Self::oriented_index(perspective, orientation, threat) {
+                    f(perspective, index);
+                }
+            }
+        });
+    }
+
+    /// The threats on `before` only (removed) and on `after` only (added):
+    /// see [`super::threat_changes`].
+    fn board_changes(before: &Bitboards, after: &Bitboards, changes: &mut ThreatChanges) {
+        changes.find::<TARGETS>(before, after);
+    }
+
+    fn features_of(
+        perspective: Color,
+        king: Square,
+        changes: &ThreatChanges,
+        offset: usize,
+        removed: &mut impl FeatureSink,
+        added: &mut impl FeatureSink,
+    ) {
+        let orientation = Self::orientation(perspective, king);
+        let feature = |threat| Self::oriented_index(perspective, orientation, threat).map(|f| offset + f);
+        changes.removed().filter_map(feature).for_each(|f| removed.push(f));
+        changes.added().filter_map(feature).for_each(|f| added.push(f));
     }
 }
 

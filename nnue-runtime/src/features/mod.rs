@@ -1,6 +1,7 @@
 //! Input feature sets: which rows of the transformer's weight matrix a
 //! position activates, from each perspective. One feature set per file.
 
+mod board_features;
 mod buffer;
 mod full_threats;
 mod half_kp;
@@ -8,6 +9,7 @@ mod pawn_pairs;
 mod piece_square;
 mod threat_changes;
 
+pub use board_features::BoardFeatures;
 pub use buffer::{FeatureBuffer, FeatureSink};
 pub use full_threats::{threat_targets, FullThreats, Threat, MAX_THREATS, STOCKFISH_18_TARGETS};
 pub use threat_changes::ThreatChanges;

@@ -13,11 +13,11 @@
 //!
 //! Like the threats, a pair depends on two pieces: this set does not
 //! implement [`super::FeatureSet`]. A change of the board changes the pairs
-//! of the pawns that appeared or disappeared ([`PawnPairs::board_changes`],
-//! then [`PawnPairs::features_of`] per perspective).
+//! of the pawns that appeared or disappeared: it is a
+//! [`super::BoardFeatures`] set.
 
 use super::full_threats::orientation;
-use super::FeatureSink;
+use super::{BoardFeatures, FeatureSink};
 use crate::attacks::{squares, Bitboard};
 use crate::position::{Bitboards, Color, PieceKind, Position, Square};
 
@@ -63,13 +63,7 @@ fn partners(square: Square) -> Bitboard {
 const PAWN_RANKS: Bitboard = 0x00FF_FFFF_FFFF_FF00;
 
 impl PawnPairs {
-    /// The name Stockfish gives it.
-    pub const NAME: &'static str = "PP_3Wide";
-    /// Number of features: the unordered pairs of 96 places.
-    pub const DIMENSIONS: usize = 96 * 95 / 2;
-    /// Most features active at once: every pair of 16 pawns.
-    pub const MAX_ACTIVE: usize = 16 * 15 / 2;
-    /// The hash word of the set.
+    /// The hash word of the set (Stockfish 19's transformer hash mixes it in).
     pub const HASH: u32 = 0x86F2_B1DD;
 
     /// The place (`0..96`) of a pawn of `color` on `square` from
@@ -77,13 +71,6 @@ impl PawnPairs {
     #[inline]
     fn place(perspective: Color, orientation: u8, color: Color, square: Square) -> usize {
         48 * usize::from(color != perspective) + square.xor(orientation).index() - 8
-    }
-
-    /// Whether `perspective`'s king on `a` and on `b` orients the board the
-    /// same way (then every pair has the same feature).
-    #[inline]
-    pub fn same_view(perspective: Color, a: Square, b: Square) -> bool {
-        orientation(perspective, a) == orientation(perspective, b)
     }
 
     /// The feature of the pawns `a` and `b` (colour and square, on ranks 2
@@ -136,26 +123,39 @@ impl PawnPairs {
     pub fn for_each_active(pos: &impl Position, perspective: Color, f: impl FnMut(usize)) {
         Self::for_each_active_on(pawns(pos), perspective, pos.king_square(perspective), f);
     }
+}
 
-    /// Calls `f(perspective, feature)` with both perspectives' active
-    /// features.
-    pub fn for_each_active_both(pos: &impl Position, mut f: impl FnMut(Color, usize)) {
+impl BoardFeatures for PawnPairs {
+    const NAME: &'static str = "PP_3Wide";
+    /// The unordered pairs of 96 places.
+    const DIMENSIONS: usize = 96 * 95 / 2;
+    /// Every pair of 16 pawns.
+    const MAX_ACTIVE: usize = 16 * 15 / 2;
+
+    /// Both colours' pawns before and after.
+    type Changes = PawnChanges;
+
+    /// The board is oriented the same way.
+    #[inline]
+    fn same_view(perspective: Color, a: Square, b: Square) -> bool {
+        orientation(perspective, a) == orientation(perspective, b)
+    }
+
+    fn for_each_active_both(pos: &impl Position, mut f: impl FnMut(Color, usize)) {
         let pawns = pawns(pos);
         for perspective in [Color::White, Color::Black] {
             Self::for_each_active_on(pawns, perspective, pos.king_square(perspective), |feature| f(perspective, feature));
         }
     }
 
-    /// Sets `changes` to the pawns of `before` and of `after`.
-    pub fn board_changes(before: &Bitboards, after: &Bitboards, changes: &mut PawnChanges) {
+    /// Keeps the pawns of `before` and of `after`.
+    fn board_changes(before: &Bitboards, after: &Bitboards, changes: &mut PawnChanges) {
         let pawns = |board: &Bitboards| [board[0][PieceKind::Pawn as usize], board[1][PieceKind::Pawn as usize]];
         *changes = PawnChanges { before: pawns(before), after: pawns(after) };
     }
 
-    /// Pushes `offset +` the features of `changes` from `perspective`, whose
-    /// king is on `king` on both boards, to `removed` (pairs of a pawn gone)
-    /// and `added` (pairs of a pawn come).
-    pub fn features_of(
+    /// The pairs of a pawn gone are removed, those of a pawn come added.
+    fn features_of(
         perspective: Color,
         king: Square,
         changes: &PawnChanges,
@@ -172,21 +172,6 @@ impl PawnPairs {
         let come = [after[0] & !before[0], after[1] & !before[1]];
         Self::pairs_of(perspective, orientation, gone, before, |f| removed.push(offset + f));
         Self::pairs_of(perspective, orientation, come, after, |f| added.push(offset + f));
-    }
-
-    /// [`PawnPairs::board_changes`] then [`PawnPairs::features_of`].
-    pub fn changes(
-        perspective: Color,
-        king: Square,
-        before: &Bitboards,
-        after: &Bitboards,
-        offset: usize,
-        removed: &mut impl FeatureSink,
-        added: &mut impl FeatureSink,
-    ) {
-        let mut changes = PawnChanges::default();
-        Self::board_changes(before, after, &mut changes);
-        Self::features_of(perspective, king, &changes, offset, removed, added);
     }
 }
 

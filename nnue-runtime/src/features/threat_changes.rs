@@ -22,43 +22,26 @@
 //! turned into features.
 
 use super::full_threats::{Threat, MAX_THREATS};
-use super::{FeatureBuffer, FeatureSink, FullThreats};
+use super::FeatureBuffer;
 use crate::attacks::{attacks, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks, squares, Bitboard};
 use crate::position::{Bitboards, Color, Piece, PieceKind, Square};
 
 /// The threats a change of the board removes and adds, the same from both
-/// perspectives ([`FullThreats::board_changes`]), as keys: found once per
-/// move, then turned into each perspective's features
-/// ([`FullThreats::features_of`]).
+/// perspectives, as keys: found once per move
+/// ([`super::BoardFeatures::board_changes`]), then turned into each
+/// perspective's features ([`super::BoardFeatures::features_of`]).
 #[derive(Debug, Clone, Default)]
 pub struct ThreatChanges {
     removed: FeatureBuffer<MAX_THREATS>,
     added: FeatureBuffer<MAX_THREATS>,
 }
 
-impl<const TARGETS: u64> FullThreats<TARGETS> {
-    /// Pushes `offset +` each feature active on `before` but not on `after`
-    /// to `removed`, and each active on `after` but not on `before` to
-    /// `added`, from `perspective` with its king on `king` on both boards.
-    pub fn changes(
-        perspective: Color,
-        king: Square,
-        before: &Bitboards,
-        after: &Bitboards,
-        offset: usize,
-        removed: &mut impl FeatureSink,
-        added: &mut impl FeatureSink,
-    ) {
-        let mut changes = ThreatChanges::default();
-        Self::board_changes(before, after, &mut changes);
-        Self::features_of(perspective, king, &changes, offset, removed, added);
-    }
-
-    /// Sets `changes` to the threats on `before` only (removed) and on
-    /// `after` only (added).
-    pub fn board_changes(before: &Bitboards, after: &Bitboards, changes: &mut ThreatChanges) {
-        changes.removed.clear();
-        changes.added.clear();
+impl ThreatChanges {
+    /// Sets these to the threats on `before` only (removed) and on `after`
+    /// only (added), for the targets `TARGETS` of [`super::FullThreats`].
+    pub(super) fn find<const TARGETS: u64>(&mut self, before: &Bitboards, after: &Bitboards) {
+        self.removed.clear();
+        self.added.clear();
         let changed = before.iter().flatten().zip(after.iter().flatten()).fold(0, |changed, (b, a)| changed | (b ^ a));
         if changed == 0 {
             return;
@@ -80,31 +63,25 @@ impl<const TARGETS: u64> FullThreats<TARGETS> {
                 i += 1;
                 j += 1;
             } else if old[i] < new[j] {
-                changes.removed.push(old[i] as usize);
+                self.removed.push(old[i] as usize);
                 i += 1;
             } else {
-                changes.added.push(new[j] as usize);
+                self.added.push(new[j] as usize);
                 j += 1;
             }
         }
-        old[i..].iter().for_each(|&key| changes.removed.push(key as usize));
-        new[j..].iter().for_each(|&key| changes.added.push(key as usize));
+        old[i..].iter().for_each(|&key| self.removed.push(key as usize));
+        new[j..].iter().for_each(|&key| self.added.push(key as usize));
     }
 
-    /// Pushes `offset +` the features of `changes` from `perspective`, whose
-    /// king is on `king`, to `removed` and `added`.
-    pub fn features_of(
-        perspective: Color,
-        king: Square,
-        changes: &ThreatChanges,
-        offset: usize,
-        removed: &mut impl FeatureSink,
-        added: &mut impl FeatureSink,
-    ) {
-        let orientation = Self::orientation(perspective, king);
-        let feature = |&key: &u32| Self::oriented_index(perspective, orientation, threat(key)).map(|f| offset + f);
-        changes.removed.as_slice().iter().filter_map(feature).for_each(|f| removed.push(f));
-        changes.added.as_slice().iter().filter_map(feature).for_each(|f| added.push(f));
+    /// The threats removed.
+    pub(super) fn removed(&self) -> impl Iterator<Item = Threat> + '_ {
+        self.removed.as_slice().iter().map(|&key| threat(key))
+    }
+
+    /// The threats added.
+    pub(super) fn added(&self) -> impl Iterator<Item = Threat> + '_ {
+        self.added.as_slice().iter().map(|&key| threat(key))
     }
 }
 
@@ -134,7 +111,7 @@ fn piece(code: u32) -> Piece {
 }
 
 /// For each attacking kind, the squares of `board` holding a piece of a kind
-/// it attacks as a feature (`targets` as [`FullThreats`]'s `TARGETS`).
+/// it attacks as a feature (`targets` as [`super::FullThreats`]'s `TARGETS`).
 #[inline]
 fn targetable(targets: u64, board: &Bitboards) -> [Bitboard; 6] {
     let [white, black] = board;
@@ -196,6 +173,7 @@ fn attackers_of(targets: Bitboard, board: &Bitboards, occupied: Bitboard) -> Bit
 mod tests {
     use super::*;
     use crate::board::Board;
+    use crate::features::{BoardFeatures, FullThreats};
     use crate::position::{Piece, Position};
     use crate::writer::Rng;
     use std::collections::BTreeSet;

@@ -17,7 +17,7 @@
 use super::rows::SetBound;
 use super::transformer::{pieces_allowed, square_name, Bounded, IndexFn, TransformerParams, ACCUMULATOR, PSQT};
 use super::{Int, Interval, OverflowProof};
-use crate::features::FullThreats;
+use crate::features::{BoardFeatures, FullThreats};
 use crate::position::{Color, Piece, PieceKind, Square};
 
 /// The most pieces on a board.
