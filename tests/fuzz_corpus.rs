@@ -58,12 +58,32 @@ fn net_edits_threats_corpus() {
     }
 }
 
+/// The unedited bases load (the edit targets would test nothing otherwise).
+#[test]
+fn edit_bases_load() {
+    use nnue::runtime::Isa;
+    assert!(fuzz::sfnnv9_small::Network::from_bytes_with_isa(&fuzz::sfnnv9_small::random_net_file(1), Isa::best()).is_ok());
+    let threats = fuzz::threats_and_pieces::random_net_file(2);
+    assert!(fuzz::threats_and_pieces::Network::from_bytes_with_isa(&threats, Isa::best()).is_ok());
+    let three = fuzz::threats_pairs_and_pieces::random_net_file(4);
+    assert!(fuzz::threats_pairs_and_pieces::Network::from_bytes_with_isa(&three, Isa::best()).is_ok());
+    assert!(fuzz::akimbo::Network::from_bytes_with_isa(&fuzz::akimbo::random_net_file(3), Isa::best()).is_ok());
+}
+
+#[test]
+fn net_edits_three_sets_corpus() {
+    for (_, data) in corpus("net_edits_three_sets") {
+        fuzz::net_edits_three_sets(&data);
+    }
+}
+
 /// Writes the seed inputs: the shipped architecture files and every
 /// compile-fail case's file (spec); the first bytes of each real net
 /// (net_bytes); and edits of a generated net that truncate it, flip bits,
 /// break its version, hashes, description length and LEB128 blocks
 /// (net_edits), of a two-set net with raw threat weights
-/// (net_edits_threats), and of a bullet net with an f32 tail, writing NaNs,
+/// (net_edits_threats), of a three-set net with raw threat and pawn-pair
+/// weights, each set's PSQT weights after them (net_edits_three_sets), and of a bullet net with an f32 tail, writing NaNs,
 /// infinities and extreme weights into it (net_edits_bullet).
 #[test]
 #[ignore]
@@ -155,6 +175,42 @@ fn write_seeds() {
     ];
     for (name, edits) in seeds {
         write("net_edits_threats", name, &edits.concat());
+    }
+    // The three-set net: header, transformer hash, the biases' LEB128 block,
+    // then per set its weights and its PSQT weights' LEB128 block: raw
+    // threat weights (59808 x 128 bytes), raw pawn-pair weights (4560 x 128
+    // bytes), LEB128 piece-square weights; then the layer stacks.
+    let base = fuzz::threats_pairs_and_pieces::random_net_file(4);
+    let len = base.len() as u32;
+    let word = |at: u32| u32::from_le_bytes(base[at as usize..at as usize + 4].try_into().unwrap());
+    let block_end = |magic: u32| {
+        assert_eq!(&base[magic as usize..magic as usize + 17], b"COMPRESSED_LEB128", "a LEB128 block at {magic}");
+        magic + 17 + 4 + word(magic + 17)
+    };
+    let transformer_hash = 12 + word(8);
+    let threats = block_end(transformer_hash + 4);
+    let threat_psqt = threats + 59_808 * 128;
+    let pairs = block_end(threat_psqt);
+    let pair_psqt = pairs + 4560 * 128;
+    let pieces = block_end(pair_psqt);
+    let seeds: Vec<(&str, Vec<[u8; 9]>)> = vec![
+        ("unchanged", vec![]),
+        ("truncated-in-threats", vec![fuzz::edit(0, threats + 1_000_000, 0)]),
+        ("truncated-in-threat-psqt", vec![fuzz::edit(0, threat_psqt + 30, 0)]),
+        ("truncated-in-pairs", vec![fuzz::edit(0, pairs + 4096, 0)]),
+        ("truncated-at-pieces", vec![fuzz::edit(0, pieces, 0)]),
+        ("truncated-last-byte", vec![fuzz::edit(0, len - 1, 0)]),
+        ("wrong-transformer-hash", vec![fuzz::edit(1, transformer_hash, 4)]),
+        ("broken-threat-psqt-magic", vec![fuzz::edit(1, threat_psqt + 3, 0x20)]),
+        ("pair-weight-flipped", vec![fuzz::edit(1, pairs + 777, 0x80)]),
+        ("pair-weights-extreme", (0..64).map(|i| fuzz::edit(2, pairs + 128 * 100 + 4 * i, 0x7F7F_7F7F)).collect()),
+        ("byte-deleted-in-pairs", vec![fuzz::edit(3, pairs + 4096, 1)]),
+        ("byte-inserted-in-pairs", vec![fuzz::edit(4, pairs + 4096, 0)]),
+        ("broken-pair-psqt-magic", vec![fuzz::edit(1, pair_psqt + 1, 0x20)]),
+        ("broken-piece-square-magic", vec![fuzz::edit(1, pieces + 2, 0x20)]),
+    ];
+    for (name, edits) in seeds {
+        write("net_edits_three_sets", name, &edits.concat());
     }
     // The bullet net (akimbo's form): the transformer's i16 weights and
     // biases, then the f32 tail's tensors.

@@ -21,6 +21,8 @@ nnue::nnue!(include "sfnnv16.ron");
 nnue::nnue!(include "bullet/akimbo.ron");
 // SFNNv10's form at 128 lanes, for net_edits_threats.
 nnue::nnue!(include "../../tests/composed/threats-and-pieces.ron");
+// SFNNv16's form at 128 lanes, for net_edits_three_sets.
+nnue::nnue!(include "../../tests/composed/threats-pairs-and-pieces.ron");
 
 const ARCHITECTURES: [ArchEntry; 12] = [
     sfnnv1::ENTRY,
@@ -98,15 +100,50 @@ pub fn net_edits(data: &[u8]) {
 /// scratch.
 pub fn net_edits_threats(data: &[u8]) {
     static BASE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-    let mut bytes = BASE.get_or_init(|| threats_and_pieces::random_net_file(2)).clone();
+    if let Some(net) = load_edited::<threats_and_pieces::Network>(&BASE, || threats_and_pieces::random_net_file(2), data) {
+        e4_incrementally(&net);
+    }
+}
+
+/// [`net_edits_threats`] on a net of three feature sets summed into one
+/// accumulator (a random net of SFNNv16's form at 128 lanes, 24 MB:
+/// FullThreats and PP_3Wide i8 weights stored raw, each set's PSQT weights
+/// in a LEB128 block after its weights): 1. e4 changes pawn pairs as well
+/// as threats.
+pub fn net_edits_three_sets(data: &[u8]) {
+    static BASE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    if let Some(net) = load_edited::<threats_pairs_and_pieces::Network>(&BASE, || threats_pairs_and_pieces::random_net_file(4), data) {
+        e4_incrementally(&net);
+    }
+}
+
+/// The net `base` (made once by `make`) edited by `data`, loaded on the
+/// best backend, if it loads.
+fn load_edited<N: nnue::runtime::Network>(
+    base: &std::sync::OnceLock<Vec<u8>>,
+    make: impl FnOnce() -> Vec<u8>,
+    data: &[u8],
+) -> Option<N> {
+    let mut bytes = base.get_or_init(make).clone();
     apply_edits(&mut bytes, data);
-    let Ok(net) = threats_and_pieces::Network::from_bytes_with_isa(&bytes, Isa::best()) else { return };
+    N::load(&bytes, Isa::best()).ok()
+}
+
+/// The evaluation of `pos` from scratch.
+fn fresh<N: nnue::runtime::Network>(net: &N, pos: &Board) -> nnue::runtime::Evaluation {
+    let mut accumulator = N::Accumulator::default();
+    net.refresh(pos, &mut accumulator);
+    net.evaluate_accumulator(&accumulator, pos.side_to_move(), pos.piece_count())
+}
+
+/// The start position, then 1. e4 (the pawn's attacks, the bishop's and
+/// queen's rays and the e-pawn's pairs change), through the accumulator
+/// stack equal the evaluations from scratch.
+fn e4_incrementally<N: nnue::runtime::Network>(net: &N) {
     let board = start_board();
-    let eval = net.evaluate(&board);
-    assert_eq!(eval.bucket, threats_and_pieces::Network::bucket(board.piece_count()));
-    // 1. e4: the pawn's attacks and the bishop's and queen's rays change.
-    let mut stack = nnue::runtime::AccumulatorStack::new(&net);
+    let mut stack = nnue::runtime::AccumulatorStack::new(net);
     stack.reset(&board);
+    assert_eq!(stack.evaluate(net, &board), fresh(net, &board));
     let (from, to) = (Square::from_file_rank(4, 1).expect("e2"), Square::from_file_rank(4, 3).expect("e4"));
     let pawn = Piece { color: Color::White, kind: PieceKind::Pawn };
     let mut changes = nnue::runtime::MoveChanges::default();
@@ -117,7 +154,7 @@ pub fn net_edits_threats(data: &[u8]) {
     )
     .expect("one king a side");
     stack.push(&changes);
-    assert_eq!(stack.evaluate(&net, &moved), net.evaluate(&moved));
+    assert_eq!(stack.evaluate(net, &moved), fresh(net, &moved));
 }
 
 /// [`net_edits`] on a bullet file with an f32 tail (a random net of
