@@ -93,6 +93,13 @@ fn weights_beyond_the_16_bit_bound_fall_back() {
     bytes[at..at + 2].copy_from_slice(&200i16.to_le_bytes());
     let rows = reference("obsidian-net512_buckets.tsv");
     let scalar = obsidian::Network::from_bytes_with_isa(&bytes, nnue::runtime::Isa::Scalar).unwrap();
+    // The overflow proof says which stacks multiply in 16 bits: all but
+    // bucket 3, whose products reach 255 * 200 and are bounded as i32.
+    let bound = |value: &str| scalar.overflow_proof().bounds().iter().find(|b| b.value == value).cloned();
+    let sixteen = bound("out 16-bit products").expect("the other stacks' 16-bit products");
+    assert_eq!((sixteen.ty, sixteen.margin()), (nnue::runtime::overflow::Int::I16, 32767 - 255 * 126));
+    let wide = bound("out products").expect("bucket 3's products");
+    assert_eq!((wide.ty, wide.range.max, wide.tightest.as_str()), (nnue::runtime::overflow::Int::I32, 255 * 200, "layer stack 3, output 0"));
     let mut changed = 0;
     for isa in support::isas() {
         let network = obsidian::Network::from_bytes_with_isa(&bytes, isa).unwrap();

@@ -133,9 +133,16 @@ fn step(arch: &Arch, layer: &nnue_spec::ir::Layer) -> TokenStream {
         }
         LayerKind::WideAffine { divisor } => {
             let (input, inputs, divisor) = (input(), int(layer.input_dimensions), lit(i64::from(divisor)));
-            quote! {
+            // Over an SCReLU of bytes the SIMD backends may multiply in 16
+            // bits: those products are bounded too.
+            let products = crate::stack::screlu_of_bytes(arch, layer).map(|(_, max)| {
+                let max = lit(i64::from(max));
+                quote!(#rt::overflow::layers::screlu_products(proof, #label, stack, &self.#name.weights, #inputs, #max);)
+            });
+            quote! {{
+                #products
                 #rt::overflow::layers::wide_affine(proof, #label, stack, &self.#name.biases, &self.#name.weights, #inputs, #divisor, #input)
-            }
+            }}
         }
         LayerKind::SCReLU { max } => {
             let (input, max) = (input(), lit(i64::from(max)));

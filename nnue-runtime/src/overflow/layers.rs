@@ -85,6 +85,23 @@ pub fn wide_affine<const OUT: usize>(
         .collect()
 }
 
+/// The products `clamp(x, 0, max) * w` of an i16 layer over an SCReLU of
+/// values up to `max` (at most 255), which the sums then multiply by the
+/// clamped value once more: the SIMD backends compute them in 16 bits when
+/// every one of the stack's fits ([`crate::scalar::WideAffine::i16_products`],
+/// Obsidian's `255 * |w| <= 32767`), recorded as `{name} 16-bit products`
+/// (i16). A stack whose weights do not allow it takes the i32 path, where
+/// even `max * max * w` fits for every i16 weight: recorded as
+/// `{name} products` (i32).
+pub fn screlu_products(proof: &mut OverflowProof, name: &str, stack: usize, weights: &[i16], inputs: usize, max: i64) {
+    let sixteen_bits = weights.iter().all(|&w| i64::from(w).abs() * max <= i64::from(i16::MAX));
+    let (value, ty) = if sixteen_bits { (format!("{name} 16-bit products"), Int::I16) } else { (format!("{name} products"), Int::I32) };
+    for (o, row) in weights.chunks_exact(inputs).enumerate() {
+        let range = row.iter().fold(Interval::point(0), |range, &w| range.union(Interval::new(0, max).scale(i64::from(w))));
+        proof.record(&value, ty, range, || format!("layer stack {stack}, output {o}"));
+    }
+}
+
 /// The integers a float layer starts from (converted to f32, rounded to
 /// nearest): records `{name} inputs` (i32), the range of the values
 /// converted. They are exact in f32 within ±2^24.
@@ -274,6 +291,25 @@ mod tests {
             err.contains("fc sums") && err.contains("layer stack 3, output 0"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn screlu_products_name_the_path_each_stack_takes() {
+        let mut proof = OverflowProof::default();
+        // Stack 0 fits 16 bits (255 * 128 = 32640); stack 1 does not
+        // (255 * 129 = 32895): it is bounded in i32.
+        screlu_products(&mut proof, "out", 0, &[128, -3, 0, -128], 2, 255);
+        screlu_products(&mut proof, "out", 1, &[5, -129], 2, 255);
+        let b = proof.bounds();
+        assert_eq!(
+            (b[0].value.as_str(), b[0].ty, b[0].range, b[0].margin()),
+            ("out 16-bit products", Int::I16, Interval::new(-255 * 128, 255 * 128), 32767 - 32640)
+        );
+        assert_eq!(
+            (b[1].value.as_str(), b[1].ty, b[1].range, b[1].tightest.as_str()),
+            ("out products", Int::I32, Interval::new(-255 * 129, 255 * 5), "layer stack 1, output 0")
+        );
+        assert!(proof.holds());
     }
 
     #[test]
