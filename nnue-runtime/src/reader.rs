@@ -178,25 +178,12 @@ impl<'a> NetReader<'a> {
         for part in parts.iter_mut() {
             for v in part.iter_mut() {
                 let value_at = start + pos;
-                let mut value: i64 = 0;
-                let mut shift = 0;
-                loop {
-                    let Some(&byte) = block.get(pos) else {
-                        return Err(problem(value_at, format!("block ends after {i} of {count} values")));
-                    };
-                    pos += 1;
-                    value |= i64::from(byte & 0x7F) << shift;
-                    shift += 7;
-                    if byte & 0x80 == 0 {
-                        if byte & 0x40 != 0 {
-                            value -= 1 << shift;
-                        }
-                        break;
-                    }
-                    if shift / 7 >= max_bytes {
-                        return Err(problem(value_at, format!("value {i} is longer than {max_bytes} bytes")));
-                    }
-                }
+                let (value, len) = match block.get(pos..pos + 4).and_then(|word| leb128_of_word(word, max_bytes)) {
+                    Some(decoded) => decoded,
+                    None => leb128_slow(&block[pos..], max_bytes)
+                        .map_err(|e| problem(value_at, e.describe(i, count, max_bytes)))?,
+                };
+                pos += len;
                 if !(T::MIN..=T::MAX).contains(&value) {
                     return Err(problem(value_at, format!("value {i} = {value} does not fit in {} bytes", T::BYTES)));
                 }
@@ -219,6 +206,63 @@ impl<'a> NetReader<'a> {
     }
 }
 
+/// One signed LEB128 value from the first bytes of `word` (four bytes of
+/// the block), without a branch on its length: the value and its length
+/// in bytes, or `None` if it is longer than three bytes or than
+/// `max_bytes` (then [`leb128_slow`] reads it, or says what is wrong).
+#[inline]
+fn leb128_of_word(word: &[u8], max_bytes: usize) -> Option<(i64, usize)> {
+    let w = u32::from_le_bytes(word.try_into().ok()?);
+    let (more0, more1, more2) = (w >> 7 & 1, w >> 15 & 1, w >> 23 & 1);
+    let len = 1 + more0 + (more0 & more1);
+    if more0 & more1 & more2 != 0 || len as usize > max_bytes {
+        return None;
+    }
+    // The 7-bit groups of the three bytes side by side, then the value's
+    // `bits` low bits sign-extended from its last group's bit 6.
+    let groups = (w & 0x7F) | (w >> 1 & 0x3F80) | (w >> 2 & 0x1F_C000);
+    let unused = 32 - 7 * len;
+    Some((i64::from(((groups << unused) as i32) >> unused), len as usize))
+}
+
+/// Why a LEB128 value cannot be read.
+enum Leb128Problem {
+    /// The block ends inside it.
+    Ends,
+    /// It has more than the type's bytes.
+    TooLong,
+}
+
+impl Leb128Problem {
+    /// The message for value `i` of `count`.
+    fn describe(&self, i: usize, count: usize, max_bytes: usize) -> String {
+        match self {
+            Leb128Problem::Ends => format!("block ends after {i} of {count} values"),
+            Leb128Problem::TooLong => format!("value {i} is longer than {max_bytes} bytes"),
+        }
+    }
+}
+
+/// One signed LEB128 value at the start of `bytes`, byte by byte: the value
+/// and its length.
+fn leb128_slow(bytes: &[u8], max_bytes: usize) -> Result<(i64, usize), Leb128Problem> {
+    let (mut value, mut shift) = (0i64, 0);
+    for (n, &byte) in bytes.iter().enumerate() {
+        value |= i64::from(byte & 0x7F) << shift;
+        shift += 7;
+        if byte & 0x80 == 0 {
+            if byte & 0x40 != 0 {
+                value -= 1 << shift;
+            }
+            return Ok((value, n + 1));
+        }
+        if n + 1 >= max_bytes {
+            return Err(Leb128Problem::TooLong);
+        }
+    }
+    Err(Leb128Problem::Ends)
+}
+
 #[inline]
 fn scaled<T: Int>(v: T, scale: i32, what: &str, offset: usize) -> Result<T, LoadError> {
     if scale == 1 {
@@ -229,5 +273,54 @@ fn scaled<T: Int>(v: T, scale: i32, what: &str, offset: usize) -> Result<T, Load
         Ok(T::from_i64(product))
     } else {
         Err(LoadError::Scale { what: what.to_owned(), offset, value: v.to_i64(), scale })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every 4-byte word the branch-free decoder accepts decodes as the
+    /// byte-by-byte one does (value and length), for i8's and i16's limits;
+    /// it declines only words the slow path must see (longer values).
+    #[test]
+    fn word_decoder_agrees_with_the_byte_decoder() {
+        let mut rng = crate::writer::Rng::new(0x1EB128);
+        let interesting = [0x00u8, 0x01, 0x3F, 0x40, 0x41, 0x7F, 0x80, 0x81, 0xBF, 0xC0, 0xFF];
+        let mut words: Vec<[u8; 4]> = Vec::new();
+        for a in interesting {
+            for b in interesting {
+                for c in interesting {
+                    words.push([a, b, c, rng.next_u64() as u8]);
+                }
+            }
+        }
+        words.extend((0..200_000).map(|_| (rng.next_u64() as u32).to_le_bytes()));
+        for max_bytes in [2, 3] {
+            let mut fast = 0;
+            for word in &words {
+                match leb128_of_word(word, max_bytes) {
+                    Some(decoded) => {
+                        fast += 1;
+                        assert_eq!(Ok(decoded), leb128_slow(word, max_bytes).map_err(|_| ()), "{word:02X?}");
+                    }
+                    None => assert!(word[..max_bytes].iter().all(|b| b & 0x80 != 0), "{word:02X?} declined"),
+                }
+            }
+            assert!(fast > words.len() / 2, "the fast path serves most words");
+        }
+    }
+
+    /// Every i16, written by the writer, reads back, also at the block's end
+    /// (where fewer than four bytes remain).
+    #[test]
+    fn every_i16_round_trips() {
+        let values: Vec<i16> = (i16::MIN..=i16::MAX).collect();
+        let mut writer = crate::writer::NetWriter::new();
+        writer.ints(Encoding::Leb128, &values);
+        let bytes = writer.finish();
+        let mut read = vec![0i16; values.len()];
+        NetReader::new(&bytes, "test").ints("values", Encoding::Leb128, 1, &mut read).unwrap();
+        assert_eq!(read, values);
     }
 }
