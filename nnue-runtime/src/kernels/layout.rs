@@ -17,8 +17,12 @@ pub fn packus_order(lanes: usize) -> Vec<usize> {
 /// [`packus_order`]: `new[p] = old[order[p]]`.
 pub fn permute_lanes<T: Copy>(values: &mut [T], lanes: usize) {
     let order = packus_order(lanes);
+    // One copy of the block at a time, reused (a big net has millions of
+    // blocks).
+    let mut old = Vec::with_capacity(order.len());
     for block in values.chunks_exact_mut(order.len()) {
-        let old = block.to_vec();
+        old.clear();
+        old.extend_from_slice(block);
         for (p, &logical) in order.iter().enumerate() {
             block[p] = old[logical];
         }
@@ -28,8 +32,10 @@ pub fn permute_lanes<T: Copy>(values: &mut [T], lanes: usize) {
 /// The inverse of [`permute_lanes`]: logical order from physical.
 pub fn unpermute_lanes<T: Copy>(values: &mut [T], lanes: usize) {
     let order = packus_order(lanes);
+    let mut old = Vec::with_capacity(order.len());
     for block in values.chunks_exact_mut(order.len()) {
-        let old = block.to_vec();
+        old.clear();
+        old.extend_from_slice(block);
         for (p, &logical) in order.iter().enumerate() {
             block[logical] = old[p];
         }
