@@ -47,6 +47,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -280,6 +281,55 @@ def run_stockfish(exe, core, net, slot, tag, commands, timeout=7200):
     return result
 
 
+def run_measured(cmd, stdin_text=""):
+    """Runs `cmd` to its end: (wall-clock seconds, peak resident size in MB)."""
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc.stdin.write(stdin_text)
+    proc.stdin.close()
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.monotonic() - start
+    err = proc.stderr.read()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        die(f"{' '.join(map(str, cmd))} failed ({proc.returncode}): {err[-2000:]}")
+    return seconds, usage.ru_maxrss / 1024
+
+
+def load_rounds(exe, nnue, core, net, slot, tag, isa, rounds, allow_overflow):
+    """Interleaved load timings. Ours: `nnue eval` of the start position (read,
+    re-layout, overflow proof, one evaluation). Stockfish: its process told to
+    load the net through its option, then `isready` (which waits for the
+    load) and `quit`; and the same process told only `quit` (its start-up
+    alone: thread pool, hash table, tables), so that its load is the
+    difference."""
+    option = "EvalFile" if slot == "big" else TAGS[tag]["small_option"]
+    pin = ["taskset", "-c", str(core)]
+    ours_cmd = pin + [str(nnue), "eval", "--net", str(net), "--isa", isa, "--fen",
+                      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]
+    if allow_overflow:
+        ours_cmd.append("--allow-overflow")
+    rows = []
+    for r in range(rounds):
+        log(f"[load {r + 1}/{rounds}]")
+        ours = run_measured(ours_cmd)
+        sf = run_measured(pin + [str(exe)], f"setoption name {option} value {net}\nisready\nquit\n")
+        start_up = run_measured(pin + [str(exe)], "quit\n")
+        rows.append((ours, sf, start_up))
+        log(f"    nnue {ours[0]:.3f} s {ours[1]:.0f} MB; Stockfish {sf[0]:.3f} s {sf[1]:.0f} MB "
+            f"(start-up alone {start_up[0]:.3f} s {start_up[1]:.0f} MB)")
+    med = lambda xs: statistics.median(xs)
+    ours_s, sf_s, up_s = (med([row[i][0] for row in rows]) for i in range(3))
+    ours_mb, sf_mb, up_mb = (med([row[i][1] for row in rows]) for i in range(3))
+    ratio = med([row[0][0] / row[1][0] for row in rows])
+    return ["| program | wall clock, median (s) | peak resident, median (MB) |", "|---|---:|---:|",
+            f"| nnue eval, start position (load, overflow proof, one evaluation) | {ours_s:.3f} | {ours_mb:.0f} |",
+            f"| Stockfish: setoption {option}, isready, quit | {sf_s:.3f} | {sf_mb:.0f} |",
+            f"| Stockfish: quit (start-up alone) | {up_s:.3f} | {up_mb:.0f} |",
+            "", f"Median of per-round ratios nnue / Stockfish (whole processes): {ratio:.2f}. "
+            f"Stockfish's load alone (the difference of medians): {sf_s - up_s:.3f} s."]
+
+
 def read_tsv(path):
     rows = []
     with open(path) as f:
@@ -377,6 +427,9 @@ def main():
     ap.add_argument("--build-dir", default=str(Path.home() / ".cache" / "nnue" / "stockfish-builds"))
     ap.add_argument("--stockfish-only", action="store_true", help="time Stockfish only (nets nnue cannot load)")
     ap.add_argument("--dump-only", action="store_true", help="build and run the dump check only")
+    ap.add_argument("--load", action="store_true",
+                    help="time loading instead of the operations: --rounds interleaved runs of each program as a "
+                         "process that loads the net (wall-clock seconds and peak resident size)")
     ap.add_argument("--skip-dump-check", action="store_true")
     ap.add_argument("--no-domove", action="store_true",
                     help="do not time Stockfish's move making alone (the extra do+undo row)")
@@ -431,6 +484,7 @@ def main():
         f"- nnue commit (HEAD): {commit}{binary_note}",
         f"- net: {net}",
         (f"- dump check only" if args.dump_only else
+         f"- {args.rounds} interleaved rounds, each program run once per round as a whole process" if args.load else
          f"- {args.rounds} interleaved rounds, each program {args.runs} timed passes per round (median of passes)"),
         "- load average at start: %.2f %.2f %.2f (this is a shared machine: other work inflates and scatters the "
         "numbers; compare the two programs only within this table)" % os.getloadavg(),
@@ -441,6 +495,11 @@ def main():
         if not args.skip_dump_check:
             report.append(f"- {arch}: " + dump_check(exe, args.core, net, info["slot"], tag))
         if args.dump_only:
+            continue
+        if args.load:
+            report += ["", f"### loading, backend {isa} (Stockfish ARCH={arch})", ""]
+            report += load_rounds(exe, nnue, args.core, net, info["slot"], tag, isa, args.rounds,
+                                  info.get("allow_overflow", False))
             continue
         sf_rounds, our_rounds = [], []
         for r in range(args.rounds):
