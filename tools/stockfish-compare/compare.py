@@ -47,6 +47,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -283,16 +284,18 @@ def run_stockfish(exe, core, net, slot, tag, commands, timeout=7200):
 
 def run_measured(cmd, stdin_text=""):
     """Runs `cmd` to its end: (wall-clock seconds, peak resident size in MB)."""
-    start = time.monotonic()
-    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    proc.stdin.write(stdin_text)
-    proc.stdin.close()
-    _, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.monotonic() - start
-    err = proc.stderr.read()
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        die(f"{' '.join(map(str, cmd))} failed ({proc.returncode}): {err[-2000:]}")
+    # stderr goes to a file, not a pipe nobody reads while the program runs.
+    with tempfile.TemporaryFile(mode="w+") as err:
+        start = time.monotonic()
+        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=err, text=True)
+        proc.stdin.write(stdin_text)
+        proc.stdin.close()
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.monotonic() - start
+        code = proc.returncode = os.waitstatus_to_exitcode(status)
+        if code != 0:
+            err.seek(0)
+            die(f"{' '.join(map(str, cmd))} failed ({code}): {err.read()[-2000:]}")
     return seconds, usage.ru_maxrss / 1024
 
 
