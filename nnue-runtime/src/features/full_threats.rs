@@ -394,7 +394,6 @@ impl<const TARGETS: u64> BoardFeatures for FullThreats<TARGETS> {
     }
 }
 
-
 /// The piece on each square of `bitboards`, and the occupied squares.
 pub(super) fn mailbox(bitboards: &Bitboards) -> ([Option<Piece>; 64], Bitboard) {
     let mut board = [None::<Piece>; 64];
