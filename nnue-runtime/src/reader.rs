@@ -219,7 +219,8 @@ fn leb128_of_word(word: &[u8], max_bytes: usize) -> Option<(i64, usize)> {
         return None;
     }
     // The 7-bit groups of the three bytes side by side, then the value's
-    // `bits` low bits sign-extended from its last group's bit 6.
+    // `7 * len` low bits sign-extended from its last group's bit 6 (shifted
+    // up past the `unused` high bits, then arithmetically back down).
     let groups = (w & 0x7F) | (w >> 1 & 0x3F80) | (w >> 2 & 0x1F_C000);
     let unused = 32 - 7 * len;
     Some((i64::from(((groups << unused) as i32) >> unused), len as usize))
