@@ -84,9 +84,7 @@ pub fn net_bytes(data: &[u8]) {
 /// as 4 bytes LE at offset; 5 append `value % 64` copies of its low byte.
 pub fn net_edits(data: &[u8]) {
     static BASE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-    let mut bytes = BASE.get_or_init(|| sfnnv9_small::random_net_file(1)).clone();
-    apply_edits(&mut bytes, data);
-    if let Ok(net) = sfnnv9_small::Network::from_bytes_with_isa(&bytes, Isa::best()) {
+    if let Some(net) = load_edited::<sfnnv9_small::Network>(&BASE, || sfnnv9_small::random_net_file(1), data) {
         let board = start_board();
         let eval = net.evaluate(&board);
         assert_eq!(eval.bucket, sfnnv9_small::Network::bucket(board.piece_count()));

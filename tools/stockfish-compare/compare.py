@@ -321,7 +321,7 @@ def load_rounds(exe, nnue, core, net, slot, tag, isa, rounds, allow_overflow):
         rows.append((ours, sf, start_up))
         log(f"    nnue {ours[0]:.3f} s {ours[1]:.0f} MB; Stockfish {sf[0]:.3f} s {sf[1]:.0f} MB "
             f"(start-up alone {start_up[0]:.3f} s {start_up[1]:.0f} MB)")
-    med = lambda xs: statistics.median(xs)
+    med = statistics.median
     ours_s, sf_s, up_s = (med([row[i][0] for row in rows]) for i in range(3))
     ours_mb, sf_mb, up_mb = (med([row[i][1] for row in rows]) for i in range(3))
     ratio = med([row[0][0] / row[1][0] for row in rows])
