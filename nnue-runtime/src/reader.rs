@@ -17,7 +17,7 @@ pub enum Encoding {
 }
 
 /// Integers a net file holds.
-pub trait Int: Copy + Default {
+pub trait Int: Copy + Default + 'static {
     const BYTES: usize;
     const MIN: i64;
     const MAX: i64;
@@ -172,8 +172,14 @@ impl<'a> NetReader<'a> {
         let size = self.u32(&format!("{what} (LEB128 byte count)"))? as usize;
         let start = self.offset;
         let block = self.take(&|| format!("{what} (LEB128 block of {size} bytes)"), size)?;
-        let problem = |offset: usize, problem: String| LoadError::Leb128 { what: what.to_owned(), offset, problem };
         let max_bytes = (T::BYTES * 8).div_ceil(7);
+        if let [out] = parts
+            && leb128_whole(block, max_bytes, scale, out)
+        {
+            return Ok(());
+        }
+        // Sequentially: every problem is found at its value.
+        let problem = |offset: usize, problem: String| LoadError::Leb128 { what: what.to_owned(), offset, problem };
         let (mut pos, mut i) = (0, 0);
         for part in parts.iter_mut() {
             for v in part.iter_mut() {
@@ -211,7 +217,7 @@ impl<'a> NetReader<'a> {
 /// in bytes, or `None` if it is longer than three bytes or than
 /// `max_bytes` (then [`leb128_slow`] reads it, or says what is wrong).
 #[inline]
-fn leb128_of_word(word: &[u8], max_bytes: usize) -> Option<(i64, usize)> {
+pub(crate) fn leb128_of_word(word: &[u8], max_bytes: usize) -> Option<(i64, usize)> {
     let w = u32::from_le_bytes(word.try_into().ok()?);
     let (more0, more1, more2) = (w >> 7 & 1, w >> 15 & 1, w >> 23 & 1);
     let len = 1 + more0 + (more0 & more1);
@@ -224,6 +230,40 @@ fn leb128_of_word(word: &[u8], max_bytes: usize) -> Option<(i64, usize)> {
     let groups = (w & 0x7F) | (w >> 1 & 0x3F80) | (w >> 2 & 0x1F_C000);
     let unused = 32 - 7 * len;
     Some((i64::from(((groups << unused) as i32) >> unused), len as usize))
+}
+
+/// Decodes `block`, `out.len()` LEB128 values, into `out` (each times
+/// `scale`): on x86-64, values into i16 by eight bytes at a time
+/// ([`crate::simd::x86::leb128`]), the rest one by one. Returns `false`,
+/// with `out` partly written, when the block is anything but well-formed
+/// (a count of values other than `out.len()`, a value longer than the
+/// type allows, outside `T` or whose product with `scale` is): then the
+/// caller decodes it value by value and reports the problem.
+fn leb128_whole<T: Int>(block: &[u8], max_bytes: usize, scale: i32, out: &mut [T]) -> bool {
+    let (mut pos, mut done) = (0, 0);
+    #[cfg(target_arch = "x86_64")]
+    if core::any::TypeId::of::<T>() == core::any::TypeId::of::<i16>() {
+        // SAFETY: `T` is `i16` (the same type id), so `out` is a slice of i16.
+        let values = unsafe { &mut *(out as *mut [T] as *mut [i16]) };
+        match crate::simd::x86::leb128::decode_i16(block, scale, values) {
+            Some(decoded) => (pos, done) = decoded,
+            None => return false,
+        }
+    }
+    for v in &mut out[done..] {
+        let decoded = match block.get(pos..pos + 4) {
+            Some(word) => leb128_of_word(word, max_bytes),
+            None => leb128_slow(&block[pos..], max_bytes).ok(),
+        };
+        let Some((value, len)) = decoded else { return false };
+        let value = value * i64::from(scale);
+        if !(T::MIN..=T::MAX).contains(&value) {
+            return false;
+        }
+        *v = T::from_i64(value);
+        pos += len;
+    }
+    pos == block.len()
 }
 
 /// Why a LEB128 value cannot be read.
@@ -309,6 +349,67 @@ mod tests {
                 }
             }
             assert!(fast > words.len() / 2, "the fast path serves most words");
+        }
+    }
+
+    /// Decodes `block` value by value (the reader's sequential path).
+    fn sequential<T: Int>(block: &[u8], scale: i32, n: usize) -> Result<Vec<T>, LoadError> {
+        let mut bytes = LEB128_MAGIC.to_vec();
+        bytes.extend_from_slice(&(block.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(block);
+        let mut out = vec![T::default(); n];
+        // Two parts: the sequential path.
+        let (first, second) = out.split_at_mut(n / 2);
+        NetReader::new(&bytes, "test").leb128("values", scale, &mut [first, second])?;
+        Ok(out)
+    }
+
+    /// The block of `values`.
+    fn block_of(values: &[i16]) -> Vec<u8> {
+        let mut writer = crate::writer::NetWriter::new();
+        writer.ints(Encoding::Leb128, values);
+        writer.finish()[LEB128_MAGIC.len() + 4..].to_vec()
+    }
+
+    /// The whole-block decoder (SIMD on x86-64) gives what the sequential
+    /// one gives, on blocks of every length modulo 8 with values of one to
+    /// three bytes, and on the same blocks with a byte changed: it either
+    /// declines or agrees with the sequential decoder, which then succeeds.
+    #[test]
+    fn whole_blocks_agree_with_the_sequential_decoder() {
+        let mut rng = crate::writer::Rng::new(0x5742);
+        for extra in 0..8 {
+            let n = 1000 + extra;
+            let values: Vec<i16> = (0..n)
+                .map(|_| match rng.next_u64() % 8 {
+                    0 => rng.next_u64() as i16,
+                    1..=3 => rng.range(-8192, 8191) as i16,
+                    _ => rng.range(-64, 63) as i16,
+                })
+                .collect();
+            let block = block_of(&values);
+            for scale in [1, 2] {
+                let mut out = vec![0i16; n];
+                let streamed = leb128_whole(&block, 3, scale, &mut out);
+                match sequential::<i16>(&block, scale, n) {
+                    Ok(expected) => assert!(streamed && out == expected, "{n} values, scale {scale}"),
+                    Err(_) => assert!(!streamed, "{n} values, scale {scale}: a bad block accepted"),
+                }
+            }
+            assert!(leb128_whole(&block, 3, 1, &mut vec![0i16; n]), "{n} values");
+            assert!(!leb128_whole(&block, 3, 1, &mut vec![0i16; n + 1]), "one value too many");
+            for _ in 0..40 {
+                let mut bad = block.clone();
+                let at = rng.next_u64() as usize % bad.len();
+                bad[at] = rng.next_u64() as u8;
+                let mut out = vec![0i16; n];
+                if leb128_whole(&bad, 3, 1, &mut out) {
+                    assert_eq!(sequential::<i16>(&bad, 1, n).ok(), Some(out), "byte {at} changed");
+                }
+            }
+            for cut in [1, 2, block.len() / 2] {
+                assert!(!leb128_whole(&block[..block.len() - cut], 3, 1, &mut vec![0i16; n]), "{cut} bytes cut");
+            }
         }
     }
 

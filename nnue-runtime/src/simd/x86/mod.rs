@@ -128,6 +128,7 @@ mod avx512;
 mod avx512_vnni;
 mod avx_vnni;
 mod join;
+pub mod leb128;
 
 pub use activation::{clipped_relu, sqr_clipped_relu};
 pub use avx2::{Avx2Dot, Avx2Lanes};
