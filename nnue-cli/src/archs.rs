@@ -2,7 +2,7 @@
 //! commands search by header hash.
 
 use nnue::nnue;
-use nnue::runtime::{candidates, AnyNetwork, ArchEntry, LoadError, LoadOptions};
+use nnue::runtime::{candidates_for, AnyNetwork, ArchEntry, LoadError, LoadOptions, NetReader};
 use std::path::Path;
 
 nnue!(include "sfnnv1.ron");
@@ -80,10 +80,9 @@ pub fn entry_for(path: &Path) -> Result<ArchEntry, String> {
 /// Loads a net file: with `arch`, as that architecture (see
 /// [`entry_for`]); otherwise by its header ([`load`]).
 pub fn load_file(net: &Path, arch: Option<&Path>, options: LoadOptions) -> Result<Box<dyn AnyNetwork>, String> {
-    let bytes = nnue::runtime::read_file(net).map_err(|e| e.to_string())?;
     let loaded = match arch {
-        Some(arch) => (entry_for(arch)?.load)(&bytes, options),
-        None => load(&bytes, options),
+        Some(arch) => (entry_for(arch)?.load_file)(net, options),
+        None => load(net, options),
     };
     loaded.map_err(|e| match e {
         LoadError::UnknownArchitecture { .. } => {
@@ -93,17 +92,19 @@ pub fn load_file(net: &Path, arch: Option<&Path>, options: LoadOptions) -> Resul
     })
 }
 
-/// Loads `bytes` as `options` say with an architecture whose version and header hash match
-/// and which reads the whole file. If several do, the one whose padding
-/// weights are most often zero wins (the wider architecture would see the
-/// narrower one's zero padding as weights; the narrower one would see the
-/// wider one's trained weights as padding), and on a tie the first listed.
-/// Fails with the first candidate's error if none reads the file.
-pub fn load(bytes: &[u8], options: LoadOptions) -> Result<Box<dyn AnyNetwork>, LoadError> {
+/// Loads the net file at `path` as `options` say with an architecture whose
+/// version and header hash match and which reads the whole file. If several
+/// do, the one whose padding weights are most often zero wins (the wider
+/// architecture would see the narrower one's zero padding as weights; the
+/// narrower one would see the wider one's trained weights as padding), and
+/// on a tie the first listed. Fails with the first candidate's error if
+/// none reads the file.
+pub fn load(path: &Path, options: LoadOptions) -> Result<Box<dyn AnyNetwork>, LoadError> {
+    let header = NetReader::open(path, "?")?.header()?;
     let mut best: Option<Box<dyn AnyNetwork>> = None;
     let mut first_error = None;
-    for entry in candidates(ARCHITECTURES, bytes)? {
-        match (entry.load)(bytes, options) {
+    for entry in candidates_for(ARCHITECTURES, &header)? {
+        match (entry.load_file)(path, options) {
             Ok(net) if best.as_ref().is_none_or(|b| net.nonzero_padding() < b.nonzero_padding()) => best = Some(net),
             Ok(_) => {}
             Err(e) => {
@@ -111,7 +112,7 @@ pub fn load(bytes: &[u8], options: LoadOptions) -> Result<Box<dyn AnyNetwork>, L
             }
         }
     }
-    best.ok_or_else(|| first_error.expect("candidates returns at least one entry"))
+    best.ok_or_else(|| first_error.expect("candidates_for returns at least one entry"))
 }
 
 /// Evaluates `$body` with `$bind` bound to `$net` (a `&dyn AnyNetwork`

@@ -142,22 +142,63 @@ pub fn generate(arch: &Arch) -> TokenStream {
     } else {
         quote!(Transformer::read(&mut r)?)
     };
-    let read = if arch.is_bullet() {
+    // Loading from memory and from a file: a Stockfish file is read
+    // through a `NetReader` (from a file, a chunk at a time); a bullet file,
+    // small and checked by its size first, from memory.
+    let load = if arch.is_bullet() {
         quote! {
-            let (transformer, stacks) = read_bullet(bytes)?;
-            let description = ::std::string::String::new();
+            /// Loads a net file from memory as `options` say. Checks the
+            /// file's size, reads every tensor, proves that no integer can
+            /// overflow (an error if one can, unless `options` allow it),
+            /// and lays the weights out for the backend.
+            pub fn from_bytes_with(bytes: &[u8], options: #rt::LoadOptions) -> ::core::result::Result<Self, #rt::LoadError> {
+                let backend = #rt::Backend::new(options.backend_isa()?)?;
+                let (transformer, stacks) = read_bullet(bytes)?;
+                Self::assemble(backend, ::std::string::String::new(), transformer, stacks, options)
+            }
+
+            /// Loads a net file from disk as `options` say (see
+            /// [`Self::from_bytes_with`]).
+            pub fn from_file_with(
+                path: impl ::core::convert::AsRef<::std::path::Path>,
+                options: #rt::LoadOptions,
+            ) -> ::core::result::Result<Self, #rt::LoadError> {
+                Self::from_bytes_with(&#rt::read_file(path.as_ref())?, options)
+            }
         }
     } else {
         quote! {
-            let mut r = #rt::NetReader::new(bytes, NAME);
-            let header = r.expect_header(VERSION, HEADER_HASH)?;
-            r.expect_hash("the transformer hash", TRANSFORMER_HASH)?;
-            let transformer = #read_transformer;
-            let stacks: ::std::boxed::Box<[LayerStack]> = (0..LAYER_STACKS)
-                .map(|stack| LayerStack::read(&mut r, stack))
-                .collect::<::core::result::Result<_, _>>()?;
-            r.finish()?;
-            let description = header.description;
+            /// Loads a net file from memory as `options` say. Checks version
+            /// and hashes, reads every parameter, rejects trailing bytes,
+            /// proves that no integer can overflow (an error if one can,
+            /// unless `options` allow it), and lays the weights out for the
+            /// backend.
+            pub fn from_bytes_with(bytes: &[u8], options: #rt::LoadOptions) -> ::core::result::Result<Self, #rt::LoadError> {
+                Self::read_with(#rt::NetReader::new(bytes, NAME), options)
+            }
+
+            /// Loads a net file from disk as `options` say (see
+            /// [`Self::from_bytes_with`]), reading it in order a chunk at a
+            /// time: the file is never in memory whole.
+            pub fn from_file_with(
+                path: impl ::core::convert::AsRef<::std::path::Path>,
+                options: #rt::LoadOptions,
+            ) -> ::core::result::Result<Self, #rt::LoadError> {
+                Self::read_with(#rt::NetReader::open(path.as_ref(), NAME)?, options)
+            }
+
+            /// Reads a net file through `r` as `options` say.
+            fn read_with(mut r: #rt::NetReader<'_>, options: #rt::LoadOptions) -> ::core::result::Result<Self, #rt::LoadError> {
+                let backend = #rt::Backend::new(options.backend_isa()?)?;
+                let header = r.expect_header(VERSION, HEADER_HASH)?;
+                r.expect_hash("the transformer hash", TRANSFORMER_HASH)?;
+                let transformer = #read_transformer;
+                let stacks: ::std::boxed::Box<[LayerStack]> = (0..LAYER_STACKS)
+                    .map(|stack| LayerStack::read(&mut r, stack))
+                    .collect::<::core::result::Result<_, _>>()?;
+                r.finish()?;
+                Self::assemble(backend, header.description, transformer, stacks, options)
+            }
         }
     };
     let lane_packing = if arch.transformer.output == TransformerOutput::Accumulators {
@@ -348,14 +389,18 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 Self::from_bytes_with(bytes, #rt::LoadOptions::isa(isa))
             }
 
-            /// Loads a net file from memory as `options` say. Checks version
-            /// and hashes, reads every parameter, rejects trailing bytes,
-            /// proves that no integer can overflow (an error if one can,
-            /// unless `options` allow it), and lays the weights out for the
-            /// backend.
-            pub fn from_bytes_with(bytes: &[u8], options: #rt::LoadOptions) -> ::core::result::Result<Self, #rt::LoadError> {
-                let backend = #rt::Backend::new(options.backend_isa()?)?;
-                #read
+            #load
+
+            /// The network of the parameters read, for `backend`: proves
+            /// that no integer can overflow (an error if one can, unless
+            /// `options` allow it) and lays the weights out for the backend.
+            fn assemble(
+                backend: #rt::Backend,
+                description: ::std::string::String,
+                transformer: Transformer,
+                stacks: ::std::boxed::Box<[LayerStack]>,
+                options: #rt::LoadOptions,
+            ) -> ::core::result::Result<Self, #rt::LoadError> {
                 let proof = prove(&transformer, &stacks);
                 if !options.allow_overflow {
                     proof.check()?;
@@ -379,7 +424,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
 
             /// Loads a net file from disk (see [`Self::from_bytes`]).
             pub fn from_file(path: impl ::core::convert::AsRef<::std::path::Path>) -> ::core::result::Result<Self, #rt::LoadError> {
-                Self::from_bytes(&#rt::read_file(path.as_ref())?)
+                Self::from_file_with(path, #rt::LoadOptions::default())
             }
 
             /// Loads a net file from disk for backend `isa`.
@@ -387,15 +432,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 path: impl ::core::convert::AsRef<::std::path::Path>,
                 isa: #rt::Isa,
             ) -> ::core::result::Result<Self, #rt::LoadError> {
-                Self::from_bytes_with_isa(&#rt::read_file(path.as_ref())?, isa)
-            }
-
-            /// Loads a net file from disk as `options` say.
-            pub fn from_file_with(
-                path: impl ::core::convert::AsRef<::std::path::Path>,
-                options: #rt::LoadOptions,
-            ) -> ::core::result::Result<Self, #rt::LoadError> {
-                Self::from_bytes_with(&#rt::read_file(path.as_ref())?, options)
+                Self::from_file_with(path, #rt::LoadOptions::isa(isa))
             }
 
             /// The bounds on every integer this net computes, proven when it
@@ -546,6 +583,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
         pub const ENTRY: #rt::ArchEntry = #rt::ArchEntry {
             info: &ARCH,
             load: |bytes, options| ::core::result::Result::Ok(::std::boxed::Box::new(Network::from_bytes_with(bytes, options)?)),
+            load_file: |path, options| ::core::result::Result::Ok(::std::boxed::Box::new(Network::from_file_with(path, options)?)),
         };
     }
 }

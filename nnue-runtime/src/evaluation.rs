@@ -77,21 +77,30 @@ pub trait AnyNetwork: Send + Sync {
     fn overflow_proof(&self) -> &crate::OverflowProof;
 }
 
-/// Loads a net file as the options say.
+/// Loads a net file in memory as the options say.
 pub type Loader = fn(&[u8], crate::LoadOptions) -> Result<Box<dyn AnyNetwork>, LoadError>;
+
+/// Loads the net file at a path as the options say.
+pub type FileLoader = fn(&std::path::Path, crate::LoadOptions) -> Result<Box<dyn AnyNetwork>, LoadError>;
 
 /// A compiled architecture that can load a net file into an [`AnyNetwork`].
 #[derive(Debug, Clone, Copy)]
 pub struct ArchEntry {
     pub info: &'static ArchInfo,
     pub load: Loader,
+    pub load_file: FileLoader,
 }
 
 /// The architectures whose version and header hash match `bytes`, in the
 /// order of `entries` (several when their hash words coincide); an error
 /// naming the known hashes if there is none.
 pub fn candidates<'e>(entries: &'e [ArchEntry], bytes: &[u8]) -> Result<Vec<&'e ArchEntry>, LoadError> {
-    let header = crate::reader::NetReader::new(bytes, "?").header()?;
+    candidates_for(entries, &crate::reader::NetReader::new(bytes, "?").header()?)
+}
+
+/// The architectures whose version and header hash are `header`'s (see
+/// [`candidates`]).
+pub fn candidates_for<'e>(entries: &'e [ArchEntry], header: &crate::Header) -> Result<Vec<&'e ArchEntry>, LoadError> {
     let found: Vec<&ArchEntry> =
         entries.iter().filter(|e| e.info.version == header.version && e.info.header_hash == header.hash).collect();
     if found.is_empty() {

@@ -52,7 +52,7 @@ pub use backend::{Backend, LayerOutput};
 pub use board::{Board, BoardError};
 pub use changes::{MoveChanges, PieceChange};
 pub use error::LoadError;
-pub use evaluation::{candidates, AnyNetwork, ArchEntry, ArchInfo, BucketValues, Evaluation, LayerInfo};
+pub use evaluation::{candidates, candidates_for, AnyNetwork, ArchEntry, ArchInfo, BucketValues, Evaluation, LayerInfo};
 pub use features::{FeatureList, FeatureSet, FeatureSink};
 pub use isa::{Isa, IsaError, ISA_ENV};
 pub use network::{LoadOptions, Network};

@@ -62,9 +62,24 @@ pub struct Header {
     pub description: String,
 }
 
-/// A cursor over the bytes of a net file.
+/// Bytes read from a file at a time: its arrays (most of it is one LEB128
+/// block of transformer weights) are decoded piece by piece, so a net loaded
+/// from a file is never held whole in memory.
+const CHUNK: usize = 1 << 20;
+
+/// Where a reader's bytes come from.
+enum Source<'a> {
+    /// A net in memory (`include_bytes!`, or read by the caller).
+    Bytes(&'a [u8]),
+    /// A file, read in order; `buffer` holds the bytes last read.
+    File { file: std::io::BufReader<std::fs::File>, path: std::path::PathBuf, buffer: Vec<u8> },
+}
+
+/// A cursor over a net file, in memory or read from disk as it goes.
 pub struct NetReader<'a> {
-    bytes: &'a [u8],
+    source: Source<'a>,
+    /// The file's length.
+    len: usize,
     offset: usize,
     arch: &'static str,
 }
@@ -72,7 +87,18 @@ pub struct NetReader<'a> {
 impl<'a> NetReader<'a> {
     /// A reader for a net of architecture `arch` (named in hash errors).
     pub fn new(bytes: &'a [u8], arch: &'static str) -> Self {
-        NetReader { bytes, offset: 0, arch }
+        NetReader { source: Source::Bytes(bytes), len: bytes.len(), offset: 0, arch }
+    }
+
+    /// A reader of the net file at `path`, read in order as the net is
+    /// decoded, at most a megabyte at a time.
+    pub fn open(path: &std::path::Path, arch: &'static str) -> Result<NetReader<'static>, LoadError> {
+        let io = |source| LoadError::Io { path: path.to_owned(), source };
+        let file = std::fs::File::open(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        let len = usize::try_from(len).map_err(|_| io(std::io::Error::other("the file does not fit in memory")))?;
+        let file = std::io::BufReader::with_capacity(1 << 16, file);
+        Ok(NetReader { source: Source::File { file, path: path.to_owned(), buffer: Vec::new() }, len, offset: 0, arch })
     }
 
     /// The current offset.
@@ -80,14 +106,28 @@ impl<'a> NetReader<'a> {
         self.offset
     }
 
-    fn take(&mut self, what: &dyn Fn() -> String, n: usize) -> Result<&'a [u8], LoadError> {
-        match self.offset.checked_add(n).filter(|&end| end <= self.bytes.len()) {
-            Some(end) => {
-                let out = &self.bytes[self.offset..end];
-                self.offset = end;
-                Ok(out)
+    /// Checks that `n` bytes follow the current offset: else the error says
+    /// what they are.
+    fn check(&self, what: &dyn Fn() -> String, n: usize) -> Result<(), LoadError> {
+        match self.offset.checked_add(n) {
+            Some(end) if end <= self.len => Ok(()),
+            _ => Err(LoadError::Truncated { what: what(), offset: self.offset, needed: n, len: self.len }),
+        }
+    }
+
+    /// The next `n` bytes.
+    fn take(&mut self, what: &dyn Fn() -> String, n: usize) -> Result<&[u8], LoadError> {
+        self.check(what, n)?;
+        let start = self.offset;
+        self.offset += n;
+        match &mut self.source {
+            Source::Bytes(bytes) => Ok(&bytes[start..start + n]),
+            Source::File { file, path, buffer } => {
+                buffer.clear();
+                buffer.resize(n, 0);
+                std::io::Read::read_exact(file, buffer).map_err(|source| LoadError::Io { path: path.clone(), source })?;
+                Ok(buffer)
             }
-            None => Err(LoadError::Truncated { what: what(), offset: self.offset, needed: n, len: self.bytes.len() }),
         }
     }
 
@@ -134,10 +174,13 @@ impl<'a> NetReader<'a> {
     pub fn ints<T: Int>(&mut self, what: &str, encoding: Encoding, scale: i32, out: &mut [T]) -> Result<(), LoadError> {
         match encoding {
             Encoding::Raw => {
-                let start = self.offset;
-                let bytes = self.take(&|| what.to_owned(), out.len() * T::BYTES)?;
-                for (i, (v, b)) in out.iter_mut().zip(bytes.chunks_exact(T::BYTES)).enumerate() {
-                    *v = scaled(T::from_le(b), scale, what, start + i * T::BYTES)?;
+                self.check(&|| what.to_owned(), out.len() * T::BYTES)?;
+                for part in out.chunks_mut(CHUNK / T::BYTES) {
+                    let start = self.offset;
+                    let bytes = self.take(&|| what.to_owned(), part.len() * T::BYTES)?;
+                    for (i, (v, b)) in part.iter_mut().zip(bytes.chunks_exact(T::BYTES)).enumerate() {
+                        *v = scaled(T::from_le(b), scale, what, start + i * T::BYTES)?;
+                    }
                 }
                 Ok(())
             }
@@ -163,49 +206,51 @@ impl<'a> NetReader<'a> {
     }
 
     fn leb128<T: Int>(&mut self, what: &str, scale: i32, parts: &mut [&mut [T]]) -> Result<(), LoadError> {
-        let count: usize = parts.iter().map(|part| part.len()).sum();
         let magic_at = self.offset;
-        let magic = self.take(&|| format!("{what} (LEB128 magic)"), LEB128_MAGIC.len())?;
-        if magic != LEB128_MAGIC {
+        if self.take(&|| format!("{what} (LEB128 magic)"), LEB128_MAGIC.len())? != LEB128_MAGIC {
             return Err(LoadError::Leb128Magic { what: what.to_owned(), offset: magic_at });
         }
         let size = self.u32(&format!("{what} (LEB128 byte count)"))? as usize;
+        self.check(&|| format!("{what} (LEB128 block of {size} bytes)"), size)?;
         let start = self.offset;
-        let block = self.take(&|| format!("{what} (LEB128 block of {size} bytes)"), size)?;
-        let max_bytes = (T::BYTES * 8).div_ceil(7);
-        if let [out] = parts
-            && leb128_whole(block, max_bytes, scale, out)
-        {
-            return Ok(());
-        }
-        // Sequentially: every problem is found at its value.
-        let problem = |offset: usize, problem: String| LoadError::Leb128 { what: what.to_owned(), offset, problem };
-        let (mut pos, mut i) = (0, 0);
-        for part in parts.iter_mut() {
-            for v in part.iter_mut() {
-                let value_at = start + pos;
-                let (value, len) = match block.get(pos..pos + 4).and_then(|word| leb128_of_word(word, max_bytes)) {
-                    Some(decoded) => decoded,
-                    None => leb128_slow(&block[pos..], max_bytes)
-                        .map_err(|e| problem(value_at, e.describe(i, count, max_bytes)))?,
-                };
-                pos += len;
-                if !(T::MIN..=T::MAX).contains(&value) {
-                    return Err(problem(value_at, format!("value {i} = {value} does not fit in {} bytes", T::BYTES)));
+        let mut values = Leb128Values::new(what, scale, parts);
+        // The bytes the values took: the block from memory, or read from
+        // a file chunk by chunk (stopping once every value is decoded).
+        let consumed = match &mut self.source {
+            Source::Bytes(bytes) => values.feed(&bytes[start..start + size], start, true)?,
+            Source::File { file, path, buffer } => {
+                // Bytes of the block read so far; `buffer` holds those from
+                // `at` on.
+                let (mut read, mut at) = (0, start);
+                buffer.clear();
+                loop {
+                    let n = CHUNK.min(size - read);
+                    let kept = buffer.len();
+                    buffer.resize(kept + n, 0);
+                    std::io::Read::read_exact(file, &mut buffer[kept..]).map_err(|source| LoadError::Io { path: path.clone(), source })?;
+                    read += n;
+                    let last = read == size;
+                    let used = values.feed(buffer, at, last)?;
+                    if last || values.done() {
+                        break at + used - start;
+                    }
+                    buffer.drain(..used);
+                    at += used;
                 }
-                *v = scaled(T::from_i64(value), scale, what, value_at)?;
-                i += 1;
             }
-        }
-        if pos != block.len() {
-            return Err(problem(start + pos, format!("{} bytes left over after {count} values", block.len() - pos)));
+        };
+        self.offset = start + size;
+        if consumed != size {
+            let count = values.count;
+            let problem = format!("{} bytes left over after {count} values", size - consumed);
+            return Err(LoadError::Leb128 { what: what.to_owned(), offset: start + consumed, problem });
         }
         Ok(())
     }
 
     /// Checks that the whole file has been read.
     pub fn finish(self) -> Result<(), LoadError> {
-        match self.bytes.len() - self.offset {
+        match self.len - self.offset {
             0 => Ok(()),
             extra => Err(LoadError::TrailingBytes { offset: self.offset, extra }),
         }
@@ -232,38 +277,111 @@ pub(crate) fn leb128_of_word(word: &[u8], max_bytes: usize) -> Option<(i64, usiz
     Some((i64::from(((groups << unused) as i32) >> unused), len as usize))
 }
 
-/// Decodes `block`, `out.len()` LEB128 values, into `out` (each times
-/// `scale`): on x86-64, values into i16 by eight bytes at a time
-/// ([`crate::simd::x86::leb128`]), the rest one by one. Returns `false`,
-/// with `out` partly written, when the block is anything but well-formed
-/// (a count of values other than `out.len()`, a value longer than the
-/// type allows, outside `T` or whose product with `scale` is): then the
-/// caller decodes it value by value and reports the problem.
-fn leb128_whole<T: Int>(block: &[u8], max_bytes: usize, scale: i32, out: &mut [T]) -> bool {
+/// The arrays a LEB128 block fills, as its bytes arrive.
+struct Leb128Values<'p, 'o, T> {
+    what: &'p str,
+    scale: i32,
+    max_bytes: usize,
+    parts: &'p mut [&'o mut [T]],
+    /// The part being filled, and how far.
+    part: usize,
+    filled: usize,
+    /// Values decoded, of `count`.
+    decoded: usize,
+    count: usize,
+}
+
+impl<'p, 'o, T: Int> Leb128Values<'p, 'o, T> {
+    fn new(what: &'p str, scale: i32, parts: &'p mut [&'o mut [T]]) -> Self {
+        let count = parts.iter().map(|part| part.len()).sum();
+        Leb128Values { what, scale, max_bytes: (T::BYTES * 8).div_ceil(7), parts, part: 0, filled: 0, decoded: 0, count }
+    }
+
+    /// Whether every value has been decoded.
+    fn done(&self) -> bool {
+        self.decoded == self.count
+    }
+
+    /// Decodes values from `bytes`, which start at offset `at` of the file:
+    /// until every part is full or, unless `last` (the block ends with
+    /// them), until fewer than eight bytes are left (a value may continue
+    /// in the next bytes). Returns the bytes used.
+    fn feed(&mut self, bytes: &[u8], at: usize, last: bool) -> Result<usize, LoadError> {
+        let mut pos = 0;
+        while self.part < self.parts.len() {
+            let out = &mut self.parts[self.part][self.filled..];
+            let (used, n) = decode_values(&bytes[pos..], last, self.max_bytes, self.scale, out)
+                .or_else(|_| self.decode_slowly(&bytes[pos..], at + pos, last))?;
+            (pos, self.filled, self.decoded) = (pos + used, self.filled + n, self.decoded + n);
+            if self.filled == self.parts[self.part].len() {
+                (self.part, self.filled) = (self.part + 1, 0);
+            } else {
+                break;
+            }
+        }
+        Ok(pos)
+    }
+
+    /// [`decode_values`] into the current part, value by value, naming
+    /// the first problem and where it is.
+    fn decode_slowly(&mut self, bytes: &[u8], at: usize, last: bool) -> Result<(usize, usize), LoadError> {
+        let (what, count, max_bytes) = (self.what, self.count, self.max_bytes);
+        let problem = |offset: usize, problem: String| LoadError::Leb128 { what: what.to_owned(), offset, problem };
+        let mut pos = 0;
+        let out = &mut self.parts[self.part][self.filled..];
+        for (n, v) in out.iter_mut().enumerate() {
+            if !last && bytes.len() - pos < 8 {
+                return Ok((pos, n));
+            }
+            let i = self.decoded + n;
+            let value_at = at + pos;
+            let (value, len) = match bytes.get(pos..pos + 4).and_then(|word| leb128_of_word(word, max_bytes)) {
+                Some(decoded) => decoded,
+                None => leb128_slow(&bytes[pos..], max_bytes).map_err(|e| problem(value_at, e.describe(i, count, max_bytes)))?,
+            };
+            pos += len;
+            if !(T::MIN..=T::MAX).contains(&value) {
+                return Err(problem(value_at, format!("value {i} = {value} does not fit in {} bytes", T::BYTES)));
+            }
+            *v = scaled(T::from_i64(value), self.scale, what, value_at)?;
+        }
+        Ok((pos, out.len()))
+    }
+}
+
+/// Decodes values from `bytes` into `out` (each times `scale`): as many as
+/// `out` holds or, unless `last` (no bytes follow), as many as start eight
+/// bytes or more before the end. On x86-64, values into i16 by eight bytes
+/// at a time ([`crate::simd::x86::leb128`]), the rest one by one. Returns
+/// the bytes used and values written, or `Err` (with `out` partly written)
+/// if a value is longer than the type allows, beyond `T` or has a product
+/// with `scale` beyond it, or the bytes end inside a value: then
+/// [`Leb128Values::decode_slowly`] decodes them again and names the problem.
+fn decode_values<T: Int>(bytes: &[u8], last: bool, max_bytes: usize, scale: i32, out: &mut [T]) -> Result<(usize, usize), ()> {
     let (mut pos, mut done) = (0, 0);
     #[cfg(target_arch = "x86_64")]
     if core::any::TypeId::of::<T>() == core::any::TypeId::of::<i16>() {
         // SAFETY: `T` is `i16` (the same type id), so `out` is a slice of i16.
         let values = unsafe { &mut *(out as *mut [T] as *mut [i16]) };
-        match crate::simd::x86::leb128::decode_i16(block, scale, values) {
-            Some(decoded) => (pos, done) = decoded,
-            None => return false,
-        }
+        (pos, done) = crate::simd::x86::leb128::decode_i16(bytes, scale, values).ok_or(())?;
     }
-    for v in &mut out[done..] {
-        let decoded = match block.get(pos..pos + 4) {
+    for (n, v) in out.iter_mut().enumerate().skip(done) {
+        if !last && bytes.len() - pos < 8 {
+            return Ok((pos, n));
+        }
+        let decoded = match bytes.get(pos..pos + 4) {
             Some(word) => leb128_of_word(word, max_bytes),
-            None => leb128_slow(&block[pos..], max_bytes).ok(),
+            None => leb128_slow(&bytes[pos..], max_bytes).ok(),
         };
-        let Some((value, len)) = decoded else { return false };
+        let (value, len) = decoded.ok_or(())?;
         let value = value * i64::from(scale);
         if !(T::MIN..=T::MAX).contains(&value) {
-            return false;
+            return Err(());
         }
         *v = T::from_i64(value);
         pos += len;
     }
-    pos == block.len()
+    Ok((pos, out.len()))
 }
 
 /// Why a LEB128 value cannot be read.
@@ -352,16 +470,16 @@ mod tests {
         }
     }
 
-    /// Decodes `block` value by value (the reader's sequential path).
-    fn sequential<T: Int>(block: &[u8], scale: i32, n: usize) -> Result<Vec<T>, LoadError> {
-        let mut bytes = LEB128_MAGIC.to_vec();
-        bytes.extend_from_slice(&(block.len() as u32).to_le_bytes());
-        bytes.extend_from_slice(block);
-        let mut out = vec![T::default(); n];
-        // Two parts: the sequential path.
-        let (first, second) = out.split_at_mut(n / 2);
-        NetReader::new(&bytes, "test").leb128("values", scale, &mut [first, second])?;
-        Ok(out)
+    /// Decodes `block` byte by byte, as [`leb128_slow`] does, with the range
+    /// and scale checks: the values, or `None` for a bad block.
+    fn sequential(block: &[u8], scale: i32, n: usize) -> Option<Vec<i16>> {
+        let (mut pos, mut out) = (0, Vec::with_capacity(n));
+        for _ in 0..n {
+            let (value, len) = leb128_slow(&block[pos..], 3).ok()?;
+            out.push(i16::try_from(value * i64::from(scale)).ok()?);
+            pos += len;
+        }
+        (pos == block.len()).then_some(out)
     }
 
     /// The block of `values`.
@@ -390,27 +508,85 @@ mod tests {
             let block = block_of(&values);
             for scale in [1, 2] {
                 let mut out = vec![0i16; n];
-                let streamed = leb128_whole(&block, 3, scale, &mut out);
-                match sequential::<i16>(&block, scale, n) {
-                    Ok(expected) => assert!(streamed && out == expected, "{n} values, scale {scale}"),
-                    Err(_) => assert!(!streamed, "{n} values, scale {scale}: a bad block accepted"),
+                let streamed = decode_values(&block, true, 3, scale, &mut out) == Ok((block.len(), n));
+                match sequential(&block, scale, n) {
+                    Some(expected) => assert!(streamed && out == expected, "{n} values, scale {scale}"),
+                    None => assert!(!streamed, "{n} values, scale {scale}: a bad block accepted"),
                 }
             }
-            assert!(leb128_whole(&block, 3, 1, &mut vec![0i16; n]), "{n} values");
-            assert!(!leb128_whole(&block, 3, 1, &mut vec![0i16; n + 1]), "one value too many");
+            assert_eq!(decode_values(&block, true, 3, 1, &mut vec![0i16; n]), Ok((block.len(), n)));
+            assert!(decode_values(&block, true, 3, 1, &mut vec![0i16; n + 1]).is_err(), "one value too many");
             for _ in 0..40 {
                 let mut bad = block.clone();
                 let at = rng.next_u64() as usize % bad.len();
                 bad[at] = rng.next_u64() as u8;
                 let mut out = vec![0i16; n];
-                if leb128_whole(&bad, 3, 1, &mut out) {
-                    assert_eq!(sequential::<i16>(&bad, 1, n).ok(), Some(out), "byte {at} changed");
+                if decode_values(&bad, true, 3, 1, &mut out) == Ok((bad.len(), n)) {
+                    assert_eq!(sequential(&bad, 1, n), Some(out), "byte {at} changed");
                 }
             }
             for cut in [1, 2, block.len() / 2] {
-                assert!(!leb128_whole(&block[..block.len() - cut], 3, 1, &mut vec![0i16; n]), "{cut} bytes cut");
+                assert!(decode_values(&block[..block.len() - cut], true, 3, 1, &mut vec![0i16; n]).is_err(), "{cut} bytes cut");
             }
         }
+    }
+
+    /// What a reader of `bytes` gives: the arrays of the test file (or the
+    /// first error, as text).
+    fn read_all(mut r: NetReader<'_>) -> Result<(Vec<i16>, Vec<i8>, Vec<i32>, Vec<i32>), String> {
+        let mut weights = vec![0i16; 1_500_000];
+        let mut raw = vec![0i8; 2_500_000];
+        let (mut first, mut second) = (vec![0i32; 40_000], vec![0i32; 300_000]);
+        let mut read = || -> Result<(), LoadError> {
+            r.expect_hash("the hash", 0xC0DE)?;
+            r.ints("weights", Encoding::Leb128, 2, &mut weights)?;
+            r.ints("raw", Encoding::Raw, 1, &mut raw)?;
+            r.leb128_parts("parts", &mut [&mut first, &mut second])?;
+            Ok(())
+        };
+        read().and_then(|()| r.finish()).map_err(|e| e.to_string())?;
+        Ok((weights, raw, first, second))
+    }
+
+    /// A file read from disk a chunk at a time gives what the same bytes
+    /// in memory give, values or errors: whole, with bytes changed around
+    /// the chunk boundaries and elsewhere, and cut short.
+    #[test]
+    fn files_read_in_chunks_give_what_memory_gives() {
+        let mut rng = crate::writer::Rng::new(0xF11E);
+        let mut w = crate::writer::NetWriter::new();
+        w.u32(0xC0DE);
+        let weights: Vec<i16> = (0..1_500_000).map(|_| if rng.next_u64() % 16 == 0 { rng.range(-16384, 16383) } else { rng.range(-200, 200) } as i16).collect();
+        w.ints(Encoding::Leb128, &weights);
+        w.ints(Encoding::Raw, &(0..2_500_000).map(|_| rng.next_u64() as i8).collect::<Vec<_>>());
+        w.ints(Encoding::Leb128, &(0..340_000).map(|_| rng.range(-1 << 22, 1 << 22) as i32).collect::<Vec<_>>());
+        let bytes = w.finish();
+        let path = std::env::temp_dir().join(format!("nnue-reader-test-{}.nnue", std::process::id()));
+        let from_file = |bytes: &[u8]| {
+            std::fs::write(&path, bytes).unwrap();
+            read_all(NetReader::open(&path, "test").unwrap())
+        };
+        let whole = read_all(NetReader::new(&bytes, "test"));
+        assert_eq!(whole.as_ref().map(|(w, ..)| w.iter().zip(&weights).all(|(&a, &b)| a == 2 * b)), Ok(true));
+        assert_eq!(from_file(&bytes), whole);
+        let block = 4 + LEB128_MAGIC.len() + 4;
+        let mut changed = vec![block + 3, bytes.len() - 1, bytes.len() / 2];
+        changed.extend((0..16).map(|d| block + CHUNK - 8 + d));
+        changed.extend((0..6).map(|_| rng.next_u64() as usize % bytes.len()));
+        for at in changed {
+            for value in [0x80, 0xFF, 0x7F, 0x40] {
+                let mut bad = bytes.clone();
+                bad[at] = value;
+                assert_eq!(from_file(&bad), read_all(NetReader::new(&bad, "test")), "byte {at} set to {value:#X}");
+            }
+        }
+        for cut in [1, 3, bytes.len() / 3, bytes.len() - 5] {
+            let short = &bytes[..bytes.len() - cut];
+            let expected = read_all(NetReader::new(short, "test"));
+            assert!(expected.is_err());
+            assert_eq!(from_file(short), expected, "{cut} bytes cut");
+        }
+        std::fs::remove_file(&path).unwrap();
     }
 
     /// Every i16, written by the writer, reads back, also at the block's end
