@@ -2,7 +2,7 @@
 //! commands search by header hash.
 
 use nnue::nnue;
-use nnue::runtime::{candidates_for, AnyNetwork, ArchEntry, LoadError, LoadOptions, NetReader};
+use nnue::runtime::{candidates, candidates_for, AnyNetwork, ArchEntry, LoadError, LoadOptions, NetReader};
 use std::path::Path;
 
 nnue!(include "sfnnv1.ron");
@@ -78,11 +78,21 @@ pub fn entry_for(path: &Path) -> Result<ArchEntry, String> {
 }
 
 /// Loads a net file: with `arch`, as that architecture (see
-/// [`entry_for`]); otherwise by its header ([`load`]).
+/// [`entry_for`]); otherwise by its header ([`load`]). A regular file is
+/// read as it is decoded; anything else (a pipe, which can be read only
+/// once) is read whole first.
 pub fn load_file(net: &Path, arch: Option<&Path>, options: LoadOptions) -> Result<Box<dyn AnyNetwork>, String> {
-    let loaded = match arch {
-        Some(arch) => (entry_for(arch)?.load_file)(net, options),
-        None => load(net, options),
+    let loaded = if std::fs::metadata(net).is_ok_and(|m| !m.is_file()) {
+        let bytes = nnue::runtime::read_file(net).map_err(|e| e.to_string())?;
+        match arch {
+            Some(arch) => (entry_for(arch)?.load)(&bytes, options),
+            None => candidates(ARCHITECTURES, &bytes).and_then(|found| best_of(found, |entry| (entry.load)(&bytes, options))),
+        }
+    } else {
+        match arch {
+            Some(arch) => (entry_for(arch)?.load_file)(net, options),
+            None => load(net, options),
+        }
     };
     loaded.map_err(|e| match e {
         LoadError::UnknownArchitecture { .. } => {
@@ -93,18 +103,27 @@ pub fn load_file(net: &Path, arch: Option<&Path>, options: LoadOptions) -> Resul
 }
 
 /// Loads the net file at `path` as `options` say with an architecture whose
-/// version and header hash match and which reads the whole file. If several
-/// do, the one whose padding weights are most often zero wins (the wider
-/// architecture would see the narrower one's zero padding as weights; the
-/// narrower one would see the wider one's trained weights as padding), and
-/// on a tie the first listed. Fails with the first candidate's error if
-/// none reads the file.
+/// version and header hash match and which reads the whole file (see
+/// [`best_of`]).
 pub fn load(path: &Path, options: LoadOptions) -> Result<Box<dyn AnyNetwork>, LoadError> {
     let header = NetReader::open(path, "?")?.header()?;
+    best_of(candidates_for(ARCHITECTURES, &header)?, |entry| (entry.load_file)(path, options))
+}
+
+/// The network `load` gives with one of `found` (architectures whose
+/// version and header hash match). If several read the file, the one whose
+/// padding weights are most often zero wins (the wider architecture would
+/// see the narrower one's zero padding as weights; the narrower one would
+/// see the wider one's trained weights as padding), and on a tie the first
+/// listed. Fails with the first candidate's error if none reads the file.
+fn best_of(
+    found: Vec<&ArchEntry>,
+    load: impl Fn(&ArchEntry) -> Result<Box<dyn AnyNetwork>, LoadError>,
+) -> Result<Box<dyn AnyNetwork>, LoadError> {
     let mut best: Option<Box<dyn AnyNetwork>> = None;
     let mut first_error = None;
-    for entry in candidates_for(ARCHITECTURES, &header)? {
-        match (entry.load_file)(path, options) {
+    for entry in found {
+        match load(entry) {
             Ok(net) if best.as_ref().is_none_or(|b| net.nonzero_padding() < b.nonzero_padding()) => best = Some(net),
             Ok(_) => {}
             Err(e) => {
@@ -112,7 +131,7 @@ pub fn load(path: &Path, options: LoadOptions) -> Result<Box<dyn AnyNetwork>, Lo
             }
         }
     }
-    best.ok_or_else(|| first_error.expect("candidates_for returns at least one entry"))
+    best.ok_or_else(|| first_error.expect("the candidates are never none"))
 }
 
 /// Evaluates `$body` with `$bind` bound to `$net` (a `&dyn AnyNetwork`

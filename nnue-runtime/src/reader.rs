@@ -71,8 +71,22 @@ const CHUNK: usize = 1 << 20;
 enum Source<'a> {
     /// A net in memory (`include_bytes!`, or read by the caller).
     Bytes(&'a [u8]),
-    /// A file, read in order; `buffer` holds the bytes last read.
+    /// A net read whole from something other than a regular file (a pipe:
+    /// its length is known only at its end).
+    Owned(Vec<u8>),
+    /// A regular file, read in order; `buffer` holds the bytes last read.
     File { file: std::io::BufReader<std::fs::File>, path: std::path::PathBuf, buffer: Vec<u8> },
+}
+
+impl Source<'_> {
+    /// The whole net, when it is in memory.
+    fn in_memory(&self) -> Option<&[u8]> {
+        match self {
+            Source::Bytes(bytes) => Some(bytes),
+            Source::Owned(bytes) => Some(bytes),
+            Source::File { .. } => None,
+        }
+    }
 }
 
 /// A cursor over a net file, in memory or read from disk as it goes.
@@ -91,12 +105,18 @@ impl<'a> NetReader<'a> {
     }
 
     /// A reader of the net file at `path`, read in order as the net is
-    /// decoded, at most a megabyte at a time.
+    /// decoded, at most a megabyte at a time (read whole first if it is not
+    /// a regular file, whose length is known before it is read).
     pub fn open(path: &std::path::Path, arch: &'static str) -> Result<NetReader<'static>, LoadError> {
         let io = |source| LoadError::Io { path: path.to_owned(), source };
-        let file = std::fs::File::open(path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
-        let len = usize::try_from(len).map_err(|_| io(std::io::Error::other("the file does not fit in memory")))?;
+        let mut file = std::fs::File::open(path).map_err(io)?;
+        let metadata = file.metadata().map_err(io)?;
+        if !metadata.is_file() {
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut file, &mut bytes).map_err(io)?;
+            return Ok(NetReader { len: bytes.len(), source: Source::Owned(bytes), offset: 0, arch });
+        }
+        let len = usize::try_from(metadata.len()).map_err(|_| io(std::io::Error::other("the file does not fit in memory")))?;
         let file = std::io::BufReader::with_capacity(1 << 16, file);
         Ok(NetReader { source: Source::File { file, path: path.to_owned(), buffer: Vec::new() }, len, offset: 0, arch })
     }
@@ -122,6 +142,7 @@ impl<'a> NetReader<'a> {
         self.offset += n;
         match &mut self.source {
             Source::Bytes(bytes) => Ok(&bytes[start..start + n]),
+            Source::Owned(bytes) => Ok(&bytes[start..start + n]),
             Source::File { file, path, buffer } => {
                 buffer.clear();
                 buffer.resize(n, 0);
@@ -217,7 +238,6 @@ impl<'a> NetReader<'a> {
         // The bytes the values took: the block from memory, or read from
         // a file chunk by chunk (stopping once every value is decoded).
         let consumed = match &mut self.source {
-            Source::Bytes(bytes) => values.feed(&bytes[start..start + size], start, true)?,
             Source::File { file, path, buffer } => {
                 // Bytes of the block read so far; `buffer` holds those from
                 // `at` on.
@@ -237,6 +257,10 @@ impl<'a> NetReader<'a> {
                     buffer.drain(..used);
                     at += used;
                 }
+            }
+            memory => {
+                let bytes = memory.in_memory().expect("a source other than a file is in memory");
+                values.feed(&bytes[start..start + size], start, true)?
             }
         };
         self.offset = start + size;
