@@ -530,7 +530,7 @@ mod tests {
                 })
                 .collect();
             let block = block_of(&values);
-            for scale in [1, 2] {
+            for scale in [1, 2, 100] {
                 let mut out = vec![0i16; n];
                 let streamed = decode_values(&block, true, 3, scale, &mut out) == Ok((block.len(), n));
                 match sequential(&block, scale, n) {
