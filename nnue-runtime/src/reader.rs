@@ -333,9 +333,7 @@ impl<'p, 'o, T: Int> Leb128Values<'p, 'o, T> {
     fn feed(&mut self, bytes: &[u8], at: usize, last: bool) -> Result<usize, LoadError> {
         let mut pos = 0;
         while self.part < self.parts.len() {
-            let out = &mut self.parts[self.part][self.filled..];
-            let (used, n) = decode_values(&bytes[pos..], last, self.max_bytes, self.scale, out)
-                .or_else(|_| self.decode_slowly(&bytes[pos..], at + pos, last))?;
+            let (used, n) = self.decode(&bytes[pos..], at + pos, last)?;
             (pos, self.filled, self.decoded) = (pos + used, self.filled + n, self.decoded + n);
             if self.filled == self.parts[self.part].len() {
                 (self.part, self.filled) = (self.part + 1, 0);
@@ -346,14 +344,16 @@ impl<'p, 'o, T: Int> Leb128Values<'p, 'o, T> {
         Ok(pos)
     }
 
-    /// [`decode_values`] into the current part, value by value, naming
-    /// the first problem and where it is.
-    fn decode_slowly(&mut self, bytes: &[u8], at: usize, last: bool) -> Result<(usize, usize), LoadError> {
-        let (what, count, max_bytes) = (self.what, self.count, self.max_bytes);
+    /// Decodes values from `bytes` (at offset `at` of the file) into the
+    /// current part: as many as it holds or, unless `last` (no bytes
+    /// follow), as many as start eight bytes or more before the end. The
+    /// bytes used and values written, or the first problem and where it is.
+    fn decode(&mut self, bytes: &[u8], at: usize, last: bool) -> Result<(usize, usize), LoadError> {
+        let (what, count, max_bytes, scale) = (self.what, self.count, self.max_bytes, self.scale);
         let problem = |offset: usize, problem: String| LoadError::Leb128 { what: what.to_owned(), offset, problem };
-        let mut pos = 0;
         let out = &mut self.parts[self.part][self.filled..];
-        for (n, v) in out.iter_mut().enumerate() {
+        let (mut pos, done) = simd_prefix(bytes, scale, out);
+        for (n, v) in out.iter_mut().enumerate().skip(done) {
             if !last && bytes.len() - pos < 8 {
                 return Ok((pos, n));
             }
@@ -367,45 +367,28 @@ impl<'p, 'o, T: Int> Leb128Values<'p, 'o, T> {
             if !(T::MIN..=T::MAX).contains(&value) {
                 return Err(problem(value_at, format!("value {i} = {value} does not fit in {} bytes", T::BYTES)));
             }
-            *v = scaled(T::from_i64(value), self.scale, what, value_at)?;
+            *v = scaled(T::from_i64(value), scale, what, value_at)?;
         }
         Ok((pos, out.len()))
     }
 }
 
-/// Decodes values from `bytes` into `out` (each times `scale`): as many as
-/// `out` holds or, unless `last` (no bytes follow), as many as start eight
-/// bytes or more before the end. On x86-64, values into i16 by eight bytes
-/// at a time ([`crate::simd::x86::leb128`]), the rest one by one. Returns
-/// the bytes used and values written, or `Err` (with `out` partly written)
-/// if a value is longer than the type allows, beyond `T` or has a product
-/// with `scale` beyond it, or the bytes end inside a value: then
-/// [`Leb128Values::decode_slowly`] decodes them again and names the problem.
-fn decode_values<T: Int>(bytes: &[u8], last: bool, max_bytes: usize, scale: i32, out: &mut [T]) -> Result<(usize, usize), ()> {
-    let (mut pos, mut done) = (0, 0);
+/// The values at the start of `bytes` that decode eight bytes at a time
+/// into `out` (each times `scale`): on x86-64, values into i16
+/// ([`crate::simd::x86::leb128`]). The bytes used and values written;
+/// `(0, 0)` elsewhere, or where that decoder declines (a value it cannot
+/// take; [`Leb128Values::decode`] then reads the bytes again value by value
+/// and names the problem).
+#[inline]
+fn simd_prefix<T: Int>(bytes: &[u8], scale: i32, out: &mut [T]) -> (usize, usize) {
     #[cfg(target_arch = "x86_64")]
     if core::any::TypeId::of::<T>() == core::any::TypeId::of::<i16>() {
         // SAFETY: `T` is `i16` (the same type id), so `out` is a slice of i16.
         let values = unsafe { &mut *(out as *mut [T] as *mut [i16]) };
-        (pos, done) = crate::simd::x86::leb128::decode_i16(bytes, scale, values).ok_or(())?;
+        return crate::simd::x86::leb128::decode_i16(bytes, scale, values).unwrap_or((0, 0));
     }
-    for (n, v) in out.iter_mut().enumerate().skip(done) {
-        if !last && bytes.len() - pos < 8 {
-            return Ok((pos, n));
-        }
-        let decoded = match bytes.get(pos..pos + 4) {
-            Some(word) => leb128_of_word(word, max_bytes),
-            None => leb128_slow(&bytes[pos..], max_bytes).ok(),
-        };
-        let (value, len) = decoded.ok_or(())?;
-        let value = value * i64::from(scale);
-        if !(T::MIN..=T::MAX).contains(&value) {
-            return Err(());
-        }
-        *v = T::from_i64(value);
-        pos += len;
-    }
-    Ok((pos, out.len()))
+    let _ = (bytes, scale, out);
+    (0, 0)
 }
 
 /// Why a LEB128 value cannot be read.
@@ -513,12 +496,24 @@ mod tests {
         writer.finish()[LEB128_MAGIC.len() + 4..].to_vec()
     }
 
-    /// The whole-block decoder (SIMD on x86-64) gives what the sequential
-    /// one gives, on blocks of every length modulo 8 with values of one to
-    /// three bytes, and on the same blocks with a byte changed: it either
-    /// declines or agrees with the sequential decoder, which then succeeds.
+    /// `block` decoded by the reader into `n` values (each times `scale`):
+    /// the values, or `None` if it names a problem or leaves bytes over.
+    fn decoded(block: &[u8], scale: i32, n: usize) -> Option<Vec<i16>> {
+        let mut out = vec![0i16; n];
+        let ok = {
+            let mut parts = [&mut out[..]];
+            let mut values = Leb128Values::new("block", scale, &mut parts);
+            values.feed(block, 0, true).is_ok_and(|used| used == block.len() && values.done())
+        };
+        ok.then_some(out)
+    }
+
+    /// The reader's decoder (eight bytes at a time on x86-64, then value by
+    /// value) gives what the sequential one gives, on blocks of every length
+    /// modulo 8 with values of one to three bytes, with every scale, with a
+    /// byte changed and cut short: the same values, or a problem for both.
     #[test]
-    fn whole_blocks_agree_with_the_sequential_decoder() {
+    fn blocks_decode_as_the_sequential_decoder_does() {
         let mut rng = crate::writer::Rng::new(0x5742);
         for extra in 0..8 {
             let n = 1000 + extra;
@@ -530,27 +525,19 @@ mod tests {
                 })
                 .collect();
             let block = block_of(&values);
-            for scale in [1, 2, 100] {
-                let mut out = vec![0i16; n];
-                let streamed = decode_values(&block, true, 3, scale, &mut out) == Ok((block.len(), n));
-                match sequential(&block, scale, n) {
-                    Some(expected) => assert!(streamed && out == expected, "{n} values, scale {scale}"),
-                    None => assert!(!streamed, "{n} values, scale {scale}: a bad block accepted"),
-                }
+            assert_eq!(decoded(&block, 1, n), Some(values.clone()), "{n} values");
+            for scale in [2, 100] {
+                assert_eq!(decoded(&block, scale, n), sequential(&block, scale, n), "{n} values, scale {scale}");
             }
-            assert_eq!(decode_values(&block, true, 3, 1, &mut vec![0i16; n]), Ok((block.len(), n)));
-            assert!(decode_values(&block, true, 3, 1, &mut vec![0i16; n + 1]).is_err(), "one value too many");
+            assert_eq!(decoded(&block, 1, n + 1), None, "one value too many");
             for _ in 0..40 {
                 let mut bad = block.clone();
                 let at = rng.next_u64() as usize % bad.len();
                 bad[at] = rng.next_u64() as u8;
-                let mut out = vec![0i16; n];
-                if decode_values(&bad, true, 3, 1, &mut out) == Ok((bad.len(), n)) {
-                    assert_eq!(sequential(&bad, 1, n), Some(out), "byte {at} changed");
-                }
+                assert_eq!(decoded(&bad, 1, n), sequential(&bad, 1, n), "byte {at} changed");
             }
             for cut in [1, 2, block.len() / 2] {
-                assert!(decode_values(&block[..block.len() - cut], true, 3, 1, &mut vec![0i16; n]).is_err(), "{cut} bytes cut");
+                assert_eq!(decoded(&block[..block.len() - cut], 1, n), None, "{cut} bytes cut");
             }
         }
     }
