@@ -123,6 +123,20 @@ const fn ray(d: usize, square: Square, occupied: Bitboard) -> Bitboard {
     ray ^ RAYS[d][first as usize]
 }
 
+/// The first square of `occupied` from `square` along direction `d` of a
+/// queen (`0..8`: east, north-east, north, north-west, west, south-west,
+/// south, south-east; `d` and `(d + 4) % 8` are opposite), if any: the
+/// piece a slider on `square` attacks that way, or that attacks it.
+#[inline]
+pub fn first_on_ray(d: usize, square: Square, occupied: Bitboard) -> Option<Square> {
+    let blockers = RAYS[d][square.index()] & occupied;
+    if blockers == 0 {
+        return None;
+    }
+    let first = if d < 4 { blockers.trailing_zeros() } else { 63 - blockers.leading_zeros() };
+    Square::new(first as u8)
+}
+
 /// The squares a bishop on `square` attacks, given the occupied squares.
 #[inline]
 pub const fn bishop_attacks(square: Square, occupied: Bitboard) -> Bitboard {

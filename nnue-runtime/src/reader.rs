@@ -542,9 +542,12 @@ mod tests {
         }
     }
 
+    /// The test file's arrays: i16, i8, and two of i32.
+    type Arrays = (Vec<i16>, Vec<i8>, Vec<i32>, Vec<i32>);
+
     /// What a reader of `bytes` gives: the arrays of the test file (or the
     /// first error, as text).
-    fn read_all(mut r: NetReader<'_>) -> Result<(Vec<i16>, Vec<i8>, Vec<i32>, Vec<i32>), String> {
+    fn read_all(mut r: NetReader<'_>) -> Result<Arrays, String> {
         let mut weights = vec![0i16; 1_500_000];
         let mut raw = vec![0i8; 2_500_000];
         let (mut first, mut second) = (vec![0i32; 40_000], vec![0i32; 300_000]);
@@ -567,7 +570,7 @@ mod tests {
         let mut rng = crate::writer::Rng::new(0xF11E);
         let mut w = crate::writer::NetWriter::new();
         w.u32(0xC0DE);
-        let weights: Vec<i16> = (0..1_500_000).map(|_| if rng.next_u64() % 16 == 0 { rng.range(-16384, 16383) } else { rng.range(-200, 200) } as i16).collect();
+        let weights: Vec<i16> = (0..1_500_000).map(|_| if rng.next_u64().is_multiple_of(16) { rng.range(-16384, 16383) } else { rng.range(-200, 200) } as i16).collect();
         w.ints(Encoding::Leb128, &weights);
         w.ints(Encoding::Raw, &(0..2_500_000).map(|_| rng.next_u64() as i8).collect::<Vec<_>>());
         w.ints(Encoding::Leb128, &(0..340_000).map(|_| rng.range(-1 << 22, 1 << 22) as i32).collect::<Vec<_>>());

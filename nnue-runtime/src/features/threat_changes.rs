@@ -2,20 +2,29 @@
 //! perspective. This holds for any change (a move, several moves, or the way
 //! from a refresh-cache entry's board to the current one), as long as the
 //! perspective's king square, which orients the board, is the same on both
-//! boards.
+//! boards. Two ways to find them, chosen by how many squares changed.
 //!
-//! Only attacks by some pieces can differ: those of the pieces on the
-//! squares whose content changed, and those of the pieces attacking such a
-//! square (empty or not). Every other piece stands on an unchanged square
-//! and attacks no changed square, so its rays (stopped by the same pieces)
-//! and the pieces they hit are the same on both boards. The changes are the
-//! difference between those pieces' features before and after.
+//! **Piece by piece** (a move: two to four squares). The pieces on changed
+//! squares are lifted from the board one by one, then the new ones put down.
+//! A piece on a square takes part in three kinds of threats: its own attacks,
+//! the attacks on it, and the attacks of sliders that it stops, which pass
+//! through its square when it is gone (from the first piece on one side of
+//! it to the first on the other). Lifting it removes the first two and adds
+//! the third; putting it down does the opposite. Summed over the steps this
+//! gives every threat that differs, with those that a later step undoes
+//! (lifted then put back, opened then closed) once in each list: both lists
+//! are sorted and such pairs cancelled, so what remains is exact.
 //!
-//! A piece on an unchanged square attacks a changed square on one board if
-//! and only if it does on the other: on the way to the nearest changed
-//! square in that direction every square is unchanged, so empty on both
-//! boards. The attackers are therefore looked up on one board.
-//!
+//! **By attackers** (any change). Only attacks by some pieces can differ:
+//! those of the pieces on the squares whose content changed, and those of
+//! the pieces attacking such a square (empty or not). Every other piece
+//! stands on an unchanged square and attacks no changed square, so its rays
+//! (stopped by the same pieces) and the pieces they hit are the same on both
+//! boards. The changes are the difference between those pieces' features
+//! before and after. A piece on an unchanged square attacks a changed square
+//! on one board if and only if it does on the other: on the way to the
+//! nearest changed square in that direction every square is unchanged, so
+//! empty on both boards. The attackers are therefore looked up on one board.
 //! Both boards' threats of those pieces are listed as keys ordered by the
 //! attacker's square, then the attacked square (the order they are found
 //! in), so one merge finds the threats on one board only; only those are
@@ -23,7 +32,7 @@
 
 use super::full_threats::{Threat, MAX_THREATS};
 use super::FeatureBuffer;
-use crate::attacks::{attacks, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks, squares, Bitboard};
+use crate::attacks::{attacks, bishop_attacks, first_on_ray, king_attacks, knight_attacks, pawn_attacks, rook_attacks, squares, Bitboard};
 use crate::position::{Bitboards, Color, Piece, PieceKind, Square};
 
 /// The threats a change of the board removes and adds, the same from both
@@ -46,17 +55,52 @@ impl ThreatChanges {
         if changed == 0 {
             return;
         }
+        if changed.count_ones() <= PIECE_BY_PIECE_SQUARES {
+            self.find_piece_by_piece::<TARGETS>(before, after, changed);
+        } else {
+            self.find_by_attackers::<TARGETS>(before, after, changed);
+        }
+    }
+
+    /// [`Self::find`] piece by piece (see the module documentation), for
+    /// at most [`PIECE_BY_PIECE_SQUARES`] `changed` squares.
+    fn find_piece_by_piece<const TARGETS: u64>(&mut self, before: &Bitboards, after: &Bitboards, changed: Bitboard) {
+        let mut board = Planes::new(before);
+        let (mut gone, mut came) = (Found::default(), Found::default());
+        for square in squares(changed & board.occupied) {
+            threats_at::<TARGETS>(&board, square, &mut gone, &mut came);
+            board.toggle(square, board.code(square));
+        }
+        let new = Planes::new(after);
+        for square in squares(changed & new.occupied) {
+            board.toggle(square, new.code(square));
+            threats_at::<TARGETS>(&board, square, &mut came, &mut gone);
+        }
+        debug_assert_eq!(gone.dropped() + came.dropped(), 0, "more threats than the steps can find");
+        gone.sort_unstable();
+        came.sort_unstable();
+        self.merge(gone.as_slice(), came.as_slice());
+    }
+
+    /// [`Self::find`] by the attackers of the `changed` squares (see the
+    /// module documentation), for any change.
+    fn find_by_attackers<const TARGETS: u64>(&mut self, before: &Bitboards, after: &Bitboards, changed: Bitboard) {
         let old_board = codes(before);
         let mut new_board = old_board;
         for square in squares(changed) {
             new_board[square.index()] = code_on(after, square.index());
         }
-        let occupied = |board: &Bitboards| board.iter().flatten().fold(0, |o, b| o | b);
         let (old_occupied, new_occupied) = (occupied(before), occupied(after));
         let attackers = changed | attackers_of(changed, before, old_occupied);
         let old = threat_keys(&old_board, old_occupied, attackers, &targetable(TARGETS, before));
         let new = threat_keys(&new_board, new_occupied, attackers, &targetable(TARGETS, after));
-        let (old, new) = (old.as_slice(), new.as_slice());
+        self.merge(old.as_slice(), new.as_slice());
+    }
+
+    /// Appends the keys of `old` not in `new` to the removed threats and
+    /// those of `new` not in `old` to the added ones: both sorted, a key
+    /// matched at most once.
+    fn merge(&mut self, old: &[u32], new: &[u32]) {
         let (mut i, mut j) = (0, 0);
         while i < old.len() && j < new.len() {
             if old[i] == new[j] {
@@ -87,6 +131,131 @@ impl ThreatChanges {
 
 /// No piece, in a board of [`codes`].
 const EMPTY: u8 = 12;
+
+/// Most changed squares [`ThreatChanges::find`] takes piece by piece.
+const PIECE_BY_PIECE_SQUARES: u32 = 8;
+
+/// Threats found piece by piece, before cancelling: at most 32 a step (a
+/// piece's 8 attacks, the attacks on it from 8 directions and 8 knight
+/// squares, 8 through it), two steps per changed square.
+type Found = FeatureBuffer<{ 32 * 2 * PIECE_BY_PIECE_SQUARES as usize }>;
+
+/// The squares a board's pieces occupy.
+fn occupied(board: &Bitboards) -> Bitboard {
+    board.iter().flatten().fold(0, |o, b| o | b)
+}
+
+/// A board changed piece by piece, as bitboards: the pieces by colour and
+/// kind, and the code of the piece on each square (as [`codes`]) in bit
+/// planes (its colour, and the three bits of its kind), so that a square's
+/// piece is read without a branch.
+struct Planes {
+    pieces: Bitboards,
+    occupied: Bitboard,
+    black: Bitboard,
+    kind_bits: [Bitboard; 3],
+}
+
+impl Planes {
+    fn new(board: &Bitboards) -> Planes {
+        let mut kind_bits = [0; 3];
+        for (kind, (&white, &black)) in board[0].iter().zip(&board[1]).enumerate() {
+            for (bit, plane) in kind_bits.iter_mut().enumerate() {
+                if kind >> bit & 1 != 0 {
+                    *plane |= white | black;
+                }
+            }
+        }
+        let black = board[1].iter().fold(0, |o, b| o | b);
+        Planes { pieces: *board, occupied: occupied(board), black, kind_bits }
+    }
+
+    /// The code of the piece on the occupied `square`.
+    #[inline]
+    fn code(&self, square: Square) -> u8 {
+        let bit = |plane: Bitboard| (plane >> square.index() & 1) as u8;
+        6 * bit(self.black) + bit(self.kind_bits[0]) + 2 * bit(self.kind_bits[1]) + 4 * bit(self.kind_bits[2])
+    }
+
+    /// The pieces of `kind`, both colours.
+    #[inline]
+    fn of(&self, kind: usize) -> Bitboard {
+        self.pieces[0][kind] | self.pieces[1][kind]
+    }
+
+    /// The pieces of the kinds whose bits are set in `kinds` (bit `kind`).
+    #[inline]
+    fn of_kinds(&self, kinds: u64) -> Bitboard {
+        (0..6).fold(0, |squares, kind| squares | self.of(kind) & 0u64.wrapping_sub(kinds >> kind & 1))
+    }
+
+    /// Sets or clears the piece of `code` on `square`.
+    #[inline]
+    fn toggle(&mut self, square: Square, code: u8) {
+        let bit = 1 << square.index();
+        let (color, kind) = (code as usize / 6, code as usize % 6);
+        self.pieces[color][kind] ^= bit;
+        self.occupied ^= bit;
+        self.black ^= bit & 0u64.wrapping_sub(color as u64);
+        for (b, plane) in self.kind_bits.iter_mut().enumerate() {
+            *plane ^= bit & 0u64.wrapping_sub((kind >> b & 1) as u64);
+        }
+    }
+}
+
+/// The key of a threat, as [`threat_keys`] makes them.
+#[inline]
+fn key(from: Square, to: Square, attacker: u8, attacked: u8) -> usize {
+    (from.index() << 14) | (to.index() << 8) | (usize::from(attacker) << 4) | usize::from(attacked)
+}
+
+/// The direction of [`first_on_ray`] from `from` to `to`, on one line.
+#[inline]
+fn direction(from: Square, to: Square) -> usize {
+    /// By `(file step + 1) * 3 + rank step + 1`; the middle is unused.
+    const BY_STEP: [u8; 9] = [5, 4, 3, 6, 0, 2, 7, 0, 1];
+    let step = |a: u8, b: u8| (i32::from(b > a) - i32::from(b < a) + 1) as usize;
+    usize::from(BY_STEP[step(from.file(), to.file()) * 3 + step(from.rank(), to.rank())])
+}
+
+/// The threats of the piece on `square` of `board` (occupied): its own
+/// attacks and those on it, to `with_piece`; and the attacks that pass
+/// through its square when it is gone, to `through` (`TARGETS` as
+/// [`super::FullThreats`]'s).
+fn threats_at<const TARGETS: u64>(board: &Planes, square: Square, with_piece: &mut Found, through: &mut Found) {
+    let occupied = board.occupied;
+    let code = board.code(square);
+    let kind = code as usize % 6;
+    // The kinds this kind attacks as a feature, and those attacking it.
+    let attacks_kinds = TARGETS >> (6 * kind) & 0x3F;
+    let attacked_by = (0..6).fold(0, |kinds, a| kinds | (TARGETS >> (6 * a + kind) & 1) << a);
+    for to in squares(attacks(piece(u32::from(code)), square, occupied) & board.of_kinds(attacks_kinds)) {
+        with_piece.push(key(square, to, code, board.code(to)));
+    }
+    // Its attackers: a pawn of one colour from where a pawn of the other
+    // on this square would attack.
+    let [white, black] = &board.pieces;
+    let (diagonal, straight) = (board.of(PieceKind::Bishop as usize) | board.of(PieceKind::Queen as usize), board.of(PieceKind::Rook as usize) | board.of(PieceKind::Queen as usize));
+    let sliders = bishop_attacks(square, occupied) & diagonal | rook_attacks(square, occupied) & straight;
+    let attackers = pawn_attacks(Color::Black, square) & white[PieceKind::Pawn as usize]
+        | pawn_attacks(Color::White, square) & black[PieceKind::Pawn as usize]
+        | knight_attacks(square) & board.of(PieceKind::Knight as usize)
+        | king_attacks(square) & board.of(PieceKind::King as usize)
+        | sliders;
+    for from in squares(attackers & board.of_kinds(attacked_by)) {
+        with_piece.push(key(from, square, board.code(from), code));
+    }
+    // What each slider attacking it attacks through its square: the first
+    // piece on the other side.
+    for from in squares(sliders) {
+        if let Some(to) = first_on_ray(direction(from, square), square, occupied) {
+            let (attacker, attacked) = (board.code(from), board.code(to));
+            if TARGETS >> (6 * (attacker as usize % 6) + attacked as usize % 6) & 1 != 0 {
+                through.push(key(from, to, attacker, attacked));
+            }
+        }
+    }
+}
 
 /// The piece on each square of `bitboards` as its code `6 * colour + kind`,
 /// [`EMPTY`] where there is none.
