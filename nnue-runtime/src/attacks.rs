@@ -115,12 +115,10 @@ const RAYS: [[Bitboard; 64]; 8] = {
 #[inline]
 const fn ray(d: usize, square: Square, occupied: Bitboard) -> Bitboard {
     let ray = RAYS[d][square.index()];
-    let blockers = ray & occupied;
-    if blockers == 0 {
-        return ray;
+    match first_on_ray(d, square, occupied) {
+        Some(first) => ray ^ RAYS[d][first.index()],
+        None => ray,
     }
-    let first = if d < 4 { blockers.trailing_zeros() } else { 63 - blockers.leading_zeros() };
-    ray ^ RAYS[d][first as usize]
 }
 
 /// The first square of `occupied` from `square` along direction `d` of a
@@ -128,7 +126,7 @@ const fn ray(d: usize, square: Square, occupied: Bitboard) -> Bitboard {
 /// south, south-east; `d` and `(d + 4) % 8` are opposite), if any: the
 /// piece a slider on `square` attacks that way, or that attacks it.
 #[inline]
-pub fn first_on_ray(d: usize, square: Square, occupied: Bitboard) -> Option<Square> {
+pub const fn first_on_ray(d: usize, square: Square, occupied: Bitboard) -> Option<Square> {
     let blockers = RAYS[d][square.index()] & occupied;
     if blockers == 0 {
         return None;
