@@ -4,20 +4,22 @@
 //! square) on another, and
 //! - a square holds at most one piece, so of the attackers that could stand
 //!   on a square, at most one does;
-//! - a piece attacks at most [`FullThreats::max_attacked`] pieces at once
-//!   (2 for a pawn, 4 for a bishop or a rook, 8 for the others);
+//! - an attacker's features fall into slots of which at most one feature is
+//!   active at once: a target square for a pawn, a knight or a king (the
+//!   square holds one piece), a ray for a bishop, a rook or a queen (it
+//!   attacks the first piece on the ray only);
 //! - at most 32 squares hold a piece.
 //!
 //! So a lane is at most the sum, over the 32 squares with the largest
 //! values, of the largest over the attackers that may stand there of the sum
-//! of their `max_attacked` largest positive weights; likewise below. Which
-//! pieces are attacked, and the rules binding pieces to each other, are
-//! dropped, so this is a true bound.
+//! over their slots of each slot's largest positive weight; likewise below.
+//! Which pieces are attacked, and the rules binding pieces to each other,
+//! are dropped, so this is a true bound.
 
 use super::rows::SetBound;
 use super::transformer::{pieces_allowed, square_name, Bounded, IndexFn, TransformerParams, ACCUMULATOR, PSQT};
 use super::{Int, Interval, OverflowProof};
-use crate::features::{BoardFeatures, FullThreats};
+use crate::features::{BoardFeatures, FullThreats, Threat};
 use crate::position::{Color, Piece, PieceKind, Square};
 
 /// The most pieces on a board.
@@ -25,14 +27,42 @@ const MAX_PIECES: usize = 32;
 /// Relative attackers (own and opponent's kinds) times squares.
 const GROUPS: usize = 12 * 64;
 
-/// Every feature by its attacker: `groups[relative * 64 + square]`.
-fn groups<const TARGETS: u64>() -> Vec<Vec<usize>> {
-    let mut groups = vec![Vec::new(); GROUPS];
-    for feature in 0..FullThreats::<TARGETS>::DIMENSIONS {
-        let (relative, square) = FullThreats::<TARGETS>::attacker(feature);
-        groups[relative * 64 + square].push(feature);
+/// Every feature by its attacker and where it attacks:
+/// `slots[relative * 64 + square]` lists that attacker's slots (see the
+/// module documentation), each with its features. Found by indexing every
+/// attack from White's view with the board unmirrored, where the relative
+/// piece and square of an attacker are its own. Features no attack has (the
+/// lower half of a same-kind pair, see [`FullThreats`]) are never active and
+/// are in no slot.
+fn slots<const TARGETS: u64>() -> Vec<Vec<Vec<usize>>> {
+    /// Slot keys: a target square (`0..64`) or a ray (`64..73`).
+    const KEYS: usize = 64 + 9;
+    let a1 = Square::new(0).expect("a1 is a square");
+    let mut keyed = vec![vec![Vec::new(); KEYS]; GROUPS];
+    let mut count = 0;
+    for relative in 0..12 {
+        let color = if relative < 6 { Color::White } else { Color::Black };
+        let attacker = Piece { color, kind: PieceKind::ALL[relative % 6] };
+        let slider = matches!(attacker.kind, PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen);
+        for (from, to) in (0..64).flat_map(|from| (0..64).map(move |to| (from, to))) {
+            let (from, to) = (Square::new(from).expect("a square"), Square::new(to).expect("a square"));
+            let key = if slider {
+                let step = |a: u8, b: u8| usize::from(b > a) + usize::from(b >= a);
+                64 + 3 * step(from.file(), to.file()) + step(from.rank(), to.rank())
+            } else {
+                to.index()
+            };
+            for attacked in (0..12).map(|t| Piece { color: if t < 6 { Color::White } else { Color::Black }, kind: PieceKind::ALL[t % 6] }) {
+                if let Some(feature) = FullThreats::<TARGETS>::index(Color::White, a1, Threat { attacker, from, attacked, to }) {
+                    debug_assert_eq!(FullThreats::<TARGETS>::attacker(feature), (relative, from.index()));
+                    keyed[relative * 64 + from.index()][key].push(feature);
+                    count += 1;
+                }
+            }
+        }
     }
-    groups
+    assert!(count <= FullThreats::<TARGETS>::DIMENSIONS, "no feature is two attacks");
+    keyed.into_iter().map(|keys| keys.into_iter().filter(|f| !f.is_empty()).collect()).collect()
 }
 
 /// The sum of the `k` largest positive values of `values` (reorders it).
@@ -86,58 +116,32 @@ fn side_sum(queens: &mut [i64], others: &mut [i64], n: usize) -> i64 {
     (0..=n.min(MAX_QUEENS)).map(|k| q[k.min(qn)] + o[(n - k).min(on)]).max().unwrap_or(0)
 }
 
-/// Per column of `rows`: into `high`, the sum of its `k` largest positive
-/// values; into `low`, the magnitude of the sum of its `k` most negative
-/// ones. Column by column, by selection.
-fn top_sums_by_selection<'a, W: Copy + Into<i64> + 'a>(rows: impl Iterator<Item = &'a [W]> + Clone, k: usize, high: &mut [i64], low: &mut [i64]) {
-    let mut scratch: Vec<i64> = Vec::new();
-    for column in 0..high.len() {
-        scratch.clear();
-        scratch.extend(rows.clone().map(|row| row[column].into()));
-        high[column] = top_positive(&mut scratch, k);
-        scratch.iter_mut().for_each(|v| *v = -*v);
-        low[column] = top_positive(&mut scratch, k);
-    }
-}
-
-/// [`top_sums_by_selection`] for values that are bytes (i8 threat weights),
-/// in one pass over the rows: per column the `k` largest values so far
-/// (starting from zeros, so only positive ones count), and the `k` largest
-/// negated ones, kept sorted in i16 lanes and updated by a max/min chain
-/// that the compiler vectorises across columns. `k` is at most 8.
-fn top_sums_bytes<'a, W: Copy + Into<i64> + 'a>(rows: impl Iterator<Item = &'a [W]>, k: usize, high: &mut [i64], low: &mut [i64]) {
-    const MAX_K: usize = 8;
-    assert!(k <= MAX_K, "at most {MAX_K} values per column");
-    let width = high.len();
-    let mut tops = vec![[0i16; 2]; MAX_K * width];
-    let mut carry = vec![[0i16; 2]; width];
-    for row in rows {
-        for (c, &v) in carry.iter_mut().zip(row) {
-            // A byte and its negation fit in i16.
-            let v = v.into() as i16;
-            *c = [v, -v];
-        }
-        for slot in tops.chunks_exact_mut(width).take(k) {
-            for (t, c) in slot.iter_mut().zip(carry.iter_mut()) {
-                for i in 0..2 {
-                    let (kept, passed) = (t[i].max(c[i]), t[i].min(c[i]));
-                    t[i] = kept;
-                    c[i] = passed;
-                }
+/// Per column of `values` (`width` per feature row): into `high`, the sum
+/// over `slots` of each slot's largest value, when positive; into `low`, the
+/// magnitude of the sum of each slot's smallest, when negative.
+fn slot_sums<W: Copy + Into<i64>>(values: &[W], width: usize, slots: &[Vec<usize>], high: &mut [i64], low: &mut [i64]) {
+    let (mut max, mut min) = (vec![0i64; width], vec![0i64; width]);
+    for features in slots {
+        max.fill(0);
+        min.fill(0);
+        for &f in features {
+            for ((hi, lo), &v) in max.iter_mut().zip(min.iter_mut()).zip(&values[f * width..][..width]) {
+                let v: i64 = v.into();
+                *hi = (*hi).max(v);
+                *lo = (*lo).min(v);
             }
         }
-    }
-    for column in 0..width {
-        let sum = |i: usize| tops.chunks_exact(width).take(k).map(|slot| i64::from(slot[column][i])).sum::<i64>();
-        high[column] = sum(0);
-        low[column] = sum(1);
+        for (((h, l), hi), lo) in high.iter_mut().zip(low.iter_mut()).zip(&max).zip(&min) {
+            *h += hi;
+            *l -= lo;
+        }
     }
 }
 
 /// Per attacker group (`relative * 64 + square`) and column of `values`
-/// (`width` per feature row): the sum of the group's `max_attacked` largest
-/// positive values and the magnitude of the sum of its `max_attacked` most
-/// negative ones, `[group * width + column]`.
+/// (`width` per feature row): the sum over the group's slots of each slot's
+/// largest positive value, and the magnitude of the sum of each slot's most
+/// negative one, `[group * width + column]`.
 pub struct GroupTops {
     pub width: usize,
     pub high: Vec<i64>,
@@ -149,15 +153,10 @@ impl GroupTops {
         assert_eq!(values.len(), FullThreats::<TARGETS>::DIMENSIONS * width, "one row per FullThreats feature");
         let mut high = vec![0i64; GROUPS * width];
         let mut low = vec![0i64; GROUPS * width];
-        for (group, features) in groups::<TARGETS>().iter().enumerate() {
-            let k = FullThreats::<TARGETS>::max_attacked(group / 64);
-            let rows = features.iter().map(|&f| &values[f * width..][..width]);
+        for (group, slots) in slots::<TARGETS>().iter().enumerate() {
+            debug_assert!(slots.len() <= FullThreats::<TARGETS>::max_attacked(group / 64));
             let (high, low) = (&mut high[group * width..][..width], &mut low[group * width..][..width]);
-            if core::mem::size_of::<W>() == 1 {
-                top_sums_bytes(rows, k, high, low);
-            } else {
-                top_sums_by_selection(rows, k, high, low);
-            }
+            slot_sums(values, width, slots, high, low);
         }
         GroupTops { width, high, low }
     }
@@ -211,7 +210,7 @@ pub fn prove<const TARGETS: u64, W: Copy + Into<i64>>(
 /// separately, over every position of at most 32 pieces: the pieces are
 /// shared. For each perspective and king square, each other square holds
 /// no piece or one of the pieces that may stand there; that piece adds its
-/// piece-square row and at most its `max_attacked` threat rows. So a lane
+/// piece-square row and at most one threat row of each of its slots. So a lane
 /// is at most the biases, plus the own king's row and best threats, plus
 /// the 31 largest positive per-square maxima of (row + best threats), and
 /// at most the 15 largest of the own side's maxima plus the 16 largest of
@@ -344,18 +343,30 @@ mod tests {
     type Sf18 = FullThreats<STOCKFISH_18_TARGETS>;
 
     #[test]
-    fn byte_top_sums_equal_selection() {
-        let mut rng = crate::writer::Rng::new(99);
-        for k in [1, 2, 4, 8] {
-            for rows in [0, 1, 3, 8, 9, 40] {
-                let values: Vec<i8> = (0..rows * 19).map(|_| rng.range(-128, 127) as i8).collect();
-                let rows_of = || values.chunks_exact(19);
-                let (mut h1, mut l1, mut h2, mut l2) = (vec![0; 19], vec![0; 19], vec![0; 19], vec![0; 19]);
-                top_sums_bytes(rows_of(), k, &mut h1, &mut l1);
-                top_sums_by_selection(rows_of(), k, &mut h2, &mut l2);
-                assert_eq!((h1, l1), (h2, l2), "k {k}, {rows} rows");
+    fn slots_are_target_squares_or_rays() {
+        let slots = slots::<STOCKFISH_18_TARGETS>();
+        // (relative attacker, oriented square): own queen d4, own knight b1,
+        // own rook a1, own pawn e2, their bishop h8.
+        for ((relative, square), count) in [((4, 27), 8), ((1, 1), 3), ((3, 0), 2), ((0, 12), 2), ((8, 63), 1)] {
+            assert_eq!(slots[relative * 64 + square].len(), count, "attacker {relative} on {square}");
+        }
+        let mut seen = vec![false; Sf18::DIMENSIONS];
+        for (group, slots) in slots.iter().enumerate() {
+            for features in slots {
+                for &f in features {
+                    assert!(!std::mem::replace(&mut seen[f], true), "feature {f} in two slots");
+                    assert_eq!(Sf18::attacker(f), (group / 64, group % 64));
+                }
             }
         }
+        // What no slot holds is the lower half of same-kind pairs: a queen
+        // on d4 attacking a queen on e5 is the feature of the queen on e5.
+        let (d4, e5) = (Square::new(27).unwrap(), Square::new(36).unwrap());
+        let queen = Piece { color: Color::White, kind: PieceKind::Queen };
+        let a1 = Square::new(0).unwrap();
+        assert_eq!(Sf18::index(Color::White, a1, Threat { attacker: queen, from: d4, attacked: queen, to: e5 }), None);
+        let upper = Sf18::index(Color::White, a1, Threat { attacker: queen, from: e5, attacked: queen, to: d4 }).unwrap();
+        assert!(seen[upper]);
     }
 
     #[test]
@@ -363,17 +374,17 @@ mod tests {
         // Column 0: every weight 1 -> 32 squares x 8 attacks at most (no
         // square's best attacker has more than 8 features).
         // Column 1: weight 100 on every feature of own knights on b1 only:
-        // one knight, its (at most 8) largest attacks; every other -1, so
-        // the low end is 32 squares x 8 x -1.
+        // one knight, one attacked piece on each square it reaches; every
+        // other -1, so the low end is 32 squares x 8 x -1.
         let (b1_knight, b1) = (1, 1);
         let values: Vec<i16> = (0..Sf18::DIMENSIONS)
             .flat_map(|f| [1, if Sf18::attacker(f) == (b1_knight, b1) { 100 } else { -1 }])
             .collect();
         let ranges = column_ranges::<STOCKFISH_18_TARGETS, i16>(&values, 2);
         assert_eq!(ranges[0], Interval::new(0, 32 * 8));
-        // A knight on b1 reaches a3, c3 and d2: 3 squares, 2 colours of
-        // targets, so more than 8 features; 8 count.
-        assert_eq!(ranges[1], Interval::new(-32 * 8, 8 * 100));
+        // A knight on b1 reaches a3, c3 and d2: 3 squares, each with
+        // features for several kinds and colours of targets; one counts.
+        assert_eq!(ranges[1], Interval::new(-32 * 8, 3 * 100));
     }
 
     /// One lane; piece-square weights of HalfKAv2_hm `psq`, threat weights
