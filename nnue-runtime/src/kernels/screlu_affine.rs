@@ -57,25 +57,23 @@ pub unsafe fn screlu_affine_accumulators<D: Dot, const L1: usize, const OUT: usi
     weights: &[i16],
     sums: &mut [i32; OUT],
 ) {
-    const { assert!(L1.is_multiple_of(4 * D::LANES)) };
+    const { assert!(L1.is_multiple_of(2 * D::LANES)) };
     assert_eq!(weights.len(), 2 * L1 * OUT);
     for (o, sum) in sums.iter_mut().enumerate() {
-        // SAFETY: the caller guarantees the instructions.
-        let (mut a, mut b) = unsafe { (D::zero(), D::zero()) };
-        for (half, lanes) in [first, second].into_iter().enumerate() {
-            let (x, w) = (lanes.as_ptr(), weights[(2 * o + half) * L1..].as_ptr());
-            // SAFETY: `i + 4 * LANES <= L1`, so lane reads stay within the
-            // accumulator and weight reads within this half of row `o`; the
-            // caller guarantees the instructions.
-            unsafe {
-                for i in (0..L1).step_by(4 * D::LANES) {
-                    a = D::screlu_dot_i16(a, x.add(i), w.add(i), max);
-                    b = D::screlu_dot_i16(b, x.add(i + 2 * D::LANES), w.add(i + 2 * D::LANES), max);
-                }
+        let (x0, x1) = (first.as_ptr(), second.as_ptr());
+        let (w0, w1) = (weights[2 * o * L1..].as_ptr(), weights[(2 * o + 1) * L1..].as_ptr());
+        // SAFETY: `i + 2 * LANES <= L1`, so lane reads stay within the
+        // accumulators and weight reads within row `o`'s halves; the caller
+        // guarantees the instructions.
+        unsafe {
+            // The two halves side by side: two independent sums.
+            let (mut a, mut b) = (D::zero(), D::zero());
+            for i in (0..L1).step_by(2 * D::LANES) {
+                a = D::screlu_dot_i16(a, x0.add(i), w0.add(i), max);
+                b = D::screlu_dot_i16(b, x1.add(i), w1.add(i), max);
             }
+            *sum = D::hsum(D::add(a, b));
         }
-        // SAFETY: the caller guarantees the instructions.
-        *sum = unsafe { D::hsum(D::add(a, b)) };
     }
 }
 
