@@ -58,6 +58,17 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 let order = [side_to_move.index(), side_to_move.flip().index()];
                 #call
             }
+
+            /// Layer stack `bucket`'s output through the transformer's
+            /// output: where [`Self::propagate_accumulator`] gives `None`.
+            /// Out of line, so that the direct path's caller does not
+            /// reserve the transformer's output on its stack.
+            #[inline(never)]
+            fn propagate_transformed(&self, bucket: usize, accumulator: &Accumulator, side_to_move: #rt::Color) -> i32 {
+                let mut slots = #rt::Aligned([::core::mem::MaybeUninit::uninit(); TRANSFORMED]);
+                let transformed = self.transform_into(accumulator, side_to_move, &mut slots);
+                self.propagate(bucket, transformed)
+            }
         };
         let prepare = crate::stack::screlu_of_accumulators(arch).map(|_| {
             let name = ident(&arch.layers[1].name);
@@ -76,11 +87,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
         quote! {
             let positional = match self.propagate_accumulator(bucket, accumulator, side_to_move) {
                 ::core::option::Option::Some(positional) => positional,
-                ::core::option::Option::None => {
-                    let mut slots = #rt::Aligned([::core::mem::MaybeUninit::uninit(); TRANSFORMED]);
-                    let transformed = self.transform_into(accumulator, side_to_move, &mut slots);
-                    self.propagate(bucket, transformed)
-                }
+                ::core::option::Option::None => self.propagate_transformed(bucket, accumulator, side_to_move),
             };
         }
     } else {
