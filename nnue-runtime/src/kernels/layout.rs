@@ -17,14 +17,22 @@ pub fn packus_order(lanes: usize) -> Vec<usize> {
 /// [`packus_order`]: `new[p] = old[order[p]]`.
 pub fn permute_lanes<T: Copy>(values: &mut [T], lanes: usize) {
     let order = packus_order(lanes);
+    // The order moves runs of 8 consecutive lanes (a 128-bit lane's half of
+    // a pack): copied a run at a time.
+    const RUN: usize = 8;
+    let runs: Vec<usize> = order.chunks_exact(RUN).map(|run| run[0]).collect();
+    assert!(
+        order.len().is_multiple_of(RUN) && order.chunks_exact(RUN).all(|run| run.iter().enumerate().all(|(k, &l)| l == run[0] + k)),
+        "the packing order moves runs of {RUN} lanes"
+    );
     // One copy of the block at a time, reused (a big net has millions of
     // blocks).
     let mut old = Vec::with_capacity(order.len());
     for block in values.chunks_exact_mut(order.len()) {
         old.clear();
         old.extend_from_slice(block);
-        for (p, &logical) in order.iter().enumerate() {
-            block[p] = old[logical];
+        for (run, &logical) in block.chunks_exact_mut(RUN).zip(&runs) {
+            run.copy_from_slice(&old[logical..logical + RUN]);
         }
     }
 }
