@@ -118,22 +118,23 @@ fn side_sum(queens: &mut [i64], others: &mut [i64], n: usize) -> i64 {
 
 /// Per column of `values` (`width` per feature row): into `high`, the sum
 /// over `slots` of each slot's largest value, when positive; into `low`, the
-/// magnitude of the sum of each slot's smallest, when negative.
-fn slot_sums<W: Copy + Into<i64>>(values: &[W], width: usize, slots: &[Vec<usize>], high: &mut [i64], low: &mut [i64]) {
-    let (mut max, mut min) = (vec![0i64; width], vec![0i64; width]);
+/// magnitude of the sum of each slot's smallest, when negative. A slot's
+/// extremes are kept in i32 (the values are), which the compiler vectorises.
+fn slot_sums<W: Copy + Into<i32>>(values: &[W], width: usize, slots: &[Vec<usize>], high: &mut [i64], low: &mut [i64]) {
+    let (mut max, mut min) = (vec![0i32; width], vec![0i32; width]);
     for features in slots {
         max.fill(0);
         min.fill(0);
         for &f in features {
             for ((hi, lo), &v) in max.iter_mut().zip(min.iter_mut()).zip(&values[f * width..][..width]) {
-                let v: i64 = v.into();
+                let v: i32 = v.into();
                 *hi = (*hi).max(v);
                 *lo = (*lo).min(v);
             }
         }
-        for (((h, l), hi), lo) in high.iter_mut().zip(low.iter_mut()).zip(&max).zip(&min) {
-            *h += hi;
-            *l -= lo;
+        for (((h, l), &hi), &lo) in high.iter_mut().zip(low.iter_mut()).zip(&max).zip(&min) {
+            *h += i64::from(hi);
+            *l -= i64::from(lo);
         }
     }
 }
@@ -149,7 +150,7 @@ pub struct GroupTops {
 }
 
 impl GroupTops {
-    pub fn new<const TARGETS: u64, W: Copy + Into<i64>>(values: &[W], width: usize) -> GroupTops {
+    pub fn new<const TARGETS: u64, W: Copy + Into<i32>>(values: &[W], width: usize) -> GroupTops {
         assert_eq!(values.len(), FullThreats::<TARGETS>::DIMENSIONS * width, "one row per FullThreats feature");
         let mut high = vec![0i64; GROUPS * width];
         let mut low = vec![0i64; GROUPS * width];
@@ -180,7 +181,7 @@ impl GroupTops {
 
 /// Per column of `values` (`width` per feature row), the range described in
 /// the module documentation.
-pub fn column_ranges<const TARGETS: u64, W: Copy + Into<i64>>(values: &[W], width: usize) -> Vec<Interval> {
+pub fn column_ranges<const TARGETS: u64, W: Copy + Into<i32>>(values: &[W], width: usize) -> Vec<Interval> {
     GroupTops::new::<TARGETS, W>(values, width).ranges()
 }
 
@@ -188,7 +189,7 @@ pub fn column_ranges<const TARGETS: u64, W: Copy + Into<i64>>(values: &[W], widt
 /// `psqt_weights` (`buckets` per feature). Records the set's own part, held
 /// in i16 by Stockfish (its threat accumulator, without biases), as
 /// `<name> accumulator`.
-pub fn prove<const TARGETS: u64, W: Copy + Into<i64>>(
+pub fn prove<const TARGETS: u64, W: Copy + Into<i32>>(
     proof: &mut OverflowProof,
     name: &str,
     weights: &[W],
@@ -202,6 +203,78 @@ pub fn prove<const TARGETS: u64, W: Copy + Into<i64>>(
     });
     let psqt = if buckets == 0 { Vec::new() } else { column_ranges::<TARGETS, i32>(psqt_weights, buckets) };
     SetBound { lanes: lane_ranges, psqt }
+}
+
+/// Columns of one view bounded together: their values of a feature row are
+/// contiguous, where a column at a time reads one value per row.
+const VIEW_BLOCK: usize = 16;
+
+/// Per column of one view (a perspective and a king square) of
+/// [`prove_joint`]: `squares` holds the candidates of each other square and
+/// `own` the own king's piece-square feature and threat group;
+/// `row(feature, column)` is a piece-square weight, `tops` the threat
+/// groups' sums, `base(column)` the bias. Calls `each(column, range)`.
+fn view_bound(
+    squares: &[Vec<Candidate>],
+    own: (Option<usize>, usize),
+    row: impl Fn(usize, usize) -> i64,
+    tops: &GroupTops,
+    base: impl Fn(usize) -> i64,
+    mut each: impl FnMut(usize, Interval),
+) {
+    let width = tops.width;
+    let (own_row, own_group) = own;
+    // Per other square and block column: the best piece (with its threats)
+    // of each side, queens and others apart: own queens, own others, their
+    // queens, their others.
+    let mut hi = vec![[[0i64; VIEW_BLOCK]; 4]; squares.len()];
+    let mut lo = hi.clone();
+    // Per column, the per-square values: the best of either side, then the
+    // four above.
+    let mut high: [Vec<i64>; 5] = Default::default();
+    let mut low: [Vec<i64>; 5] = Default::default();
+    for start in (0..width).step_by(VIEW_BLOCK) {
+        let n = VIEW_BLOCK.min(width - start);
+        for (pieces, (h, l)) in squares.iter().zip(hi.iter_mut().zip(lo.iter_mut())) {
+            *h = [[0; VIEW_BLOCK]; 4];
+            *l = [[0; VIEW_BLOCK]; 4];
+            for &Candidate { row: f, group: g, own, queen } in pieces {
+                let slot = 2 * usize::from(!own) + usize::from(!queen);
+                let (top_high, top_low) = (&tops.high[g * width + start..][..n], &tops.low[g * width + start..][..n]);
+                for j in 0..n {
+                    let r = f.map_or(0, |f| row(f, start + j));
+                    h[slot][j] = h[slot][j].max(r + top_high[j]);
+                    l[slot][j] = l[slot][j].max(-r + top_low[j]);
+                }
+            }
+        }
+        for j in 0..n {
+            let column = start + j;
+            let base = base(column) + own_row.map_or(0, |f| row(f, column));
+            high.iter_mut().chain(low.iter_mut()).for_each(Vec::clear);
+            for (h, l) in hi.iter().zip(&lo) {
+                for (table, v) in [(&mut high, h), (&mut low, l)] {
+                    table[0].push(v.iter().map(|slot| slot[j]).max().unwrap_or(0));
+                    for (t, slot) in table[1..].iter_mut().zip(v) {
+                        t.push(slot[j]);
+                    }
+                }
+            }
+            // At most 31 other pieces; or per side at most 15 (own, besides
+            // the king) or 16 (the opponent's), of which at most 9 queens:
+            // the smaller bound (the second drops that pieces stand on
+            // different squares).
+            let others = |t: &mut [Vec<i64>; 5]| {
+                let all = top_positive(&mut t[0], MAX_PIECES - 1);
+                let [_, own_queens, own_others, their_queens, their_others] = t;
+                let sides = side_sum(own_queens, own_others, MAX_PIECES / 2 - 1) + side_sum(their_queens, their_others, MAX_PIECES / 2);
+                all.min(sides)
+            };
+            let max = base + tops.high[own_group * width + column] + others(&mut high);
+            let min = base - tops.low[own_group * width + column] - others(&mut low);
+            each(column, Interval::new(min, max));
+        }
+    }
 }
 
 /// The bounds of an accumulator summing a per-piece set (`index`, with its
@@ -219,7 +292,7 @@ pub fn prove<const TARGETS: u64, W: Copy + Into<i64>>(
 /// PSQT` (i32) and FullThreats' own part (`FullThreats accumulator`, i16,
 /// as [`prove`]); returns each PSQT bucket's range.
 #[allow(clippy::too_many_arguments)]
-pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded, T: Copy + Into<i64>>(
+pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded, T: Copy + Into<i32>>(
     proof: &mut OverflowProof,
     index: IndexFn,
     params: &TransformerParams<'_, W>,
@@ -237,10 +310,6 @@ pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded, T: Copy + 
     });
     let extra = |ranges: fn(&SetBound) -> &[Interval], i: usize| others.iter().fold(Interval::point(0), |sum, set| sum + ranges(set)[i]);
     let mut psqt = vec![None::<Interval>; buckets];
-    // Per other square: the best of either side; own queens, own others,
-    // their queens, their others.
-    let mut high: [Vec<i64>; 5] = Default::default();
-    let mut low: [Vec<i64>; 5] = Default::default();
     let mut seen = std::collections::HashSet::new();
     for perspective in [Color::White, Color::Black] {
         for king in (0..64).filter_map(Square::new) {
@@ -271,64 +340,28 @@ pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded, T: Copy + 
             if !seen.insert((own, key)) {
                 continue;
             }
-            // `row(feature, column)` and the threat tops of `width` columns.
-            let mut bound = |row: &dyn Fn(usize, usize) -> i64, tops: &GroupTops, base: &dyn Fn(usize) -> i64, mut each: Box<dyn FnMut(usize, Interval) + '_>| {
-                let width = tops.width;
-                for column in 0..width {
-                    let psq = |f: Option<usize>| f.map_or(0, |f| row(f, column));
-                    let (own_row, own_group) = own;
-                    let base = base(column) + psq(own_row);
-                    // Per square: the best piece of either side, and per side
-                    // the best queen and the best other piece.
-                    high.iter_mut().chain(low.iter_mut()).for_each(Vec::clear);
-                    for pieces in &squares {
-                        let (mut hi, mut lo) = ([0i64; 4], [0i64; 4]);
-                        for &Candidate { row: f, group: g, own, queen } in pieces {
-                            let r = psq(f);
-                            let slot = 2 * usize::from(!own) + usize::from(!queen);
-                            hi[slot] = hi[slot].max(r + tops.high[g * width + column]);
-                            lo[slot] = lo[slot].max(-r + tops.low[g * width + column]);
-                        }
-                        for (table, v) in [(&mut high, hi), (&mut low, lo)] {
-                            table[0].push(v.into_iter().max().unwrap_or(0));
-                            for (t, x) in table[1..].iter_mut().zip(v) {
-                                t.push(x);
-                            }
-                        }
-                    }
-                    // At most 31 other pieces; or per side at most 15 (own,
-                    // besides the king) or 16 (the opponent's), of which at
-                    // most 9 queens: the smaller bound (the second drops that
-                    // pieces stand on different squares).
-                    let others = |t: &mut [Vec<i64>; 5]| {
-                        let all = top_positive(&mut t[0], MAX_PIECES - 1);
-                        let [_, own_queens, own_others, their_queens, their_others] = t;
-                        let sides = side_sum(own_queens, own_others, MAX_PIECES / 2 - 1) + side_sum(their_queens, their_others, MAX_PIECES / 2);
-                        all.min(sides)
-                    };
-                    let max = base + tops.high[own_group * width + column] + others(&mut high);
-                    let min = base - tops.low[own_group * width + column] - others(&mut low);
-                    each(column, Interval::new(min, max));
-                }
-            };
             let at = |what: String| format!("{what}, {perspective:?} king on {}", square_name(king));
             let mut lane_ranges = vec![Interval::point(0); lanes];
-            bound(
-                &|f, lane| params.weights[f * lanes + lane].into(),
+            view_bound(
+                &squares,
+                own,
+                |f, lane| params.weights[f * lanes + lane].into(),
                 &lane_tops,
-                &|lane| i64::from(params.biases[lane]),
-                Box::new(|lane, range| lane_ranges[lane] = range + extra(|s| &s.lanes, lane)),
+                |lane| i64::from(params.biases[lane]),
+                |lane, range| lane_ranges[lane] = range + extra(|s| &s.lanes, lane),
             );
             proof.record_lanes(ACCUMULATOR, Int::I16, &lane_ranges, |lane| at(format!("lane {lane}")));
-            bound(
-                &|f, bucket| i64::from(params.psqt_weights[f * buckets + bucket]),
+            view_bound(
+                &squares,
+                own,
+                |f, bucket| i64::from(params.psqt_weights[f * buckets + bucket]),
                 &psqt_tops,
-                &|_| 0,
-                Box::new(|bucket, range| {
+                |_| 0,
+                |bucket, range| {
                     let range = range + extra(|s| &s.psqt, bucket);
                     psqt[bucket] = Some(psqt[bucket].map_or(range, |t: Interval| t.union(range)));
                     proof.record(PSQT, Int::I32, range, || at(format!("bucket {bucket}")));
-                }),
+                },
             );
         }
     }
