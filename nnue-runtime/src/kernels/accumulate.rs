@@ -39,18 +39,29 @@ pub unsafe fn accumulate<L: Lanes, const L1: usize, const TILE: usize, const B: 
         accumulate_psqt::<L, B>(psqt_weights, psqt_base, removed, added, psqt_out);
         return;
     }
+    // The 8 PSQT buckets ride along the first tile's pass (one more
+    // register), so that their rows are fetched with the lanes' rows.
+    let fused_psqt = B == 8;
+    let p = psqt_weights.as_ptr();
     for tile in 0..L1 / (TILE * L::LANES) {
         let offset = tile * TILE * L::LANES;
+        let with_psqt = fused_psqt && tile == 0;
         // Offsets stay below L1 within rows that exist (checked above).
         let mut regs: [L::V; TILE] =
             // SAFETY: `offset + (r + 1) * LANES <= L1`; the caller guarantees the instructions.
             core::array::from_fn(|r| unsafe { L::load(base.as_ptr().add(offset + r * L::LANES)) });
+        // SAFETY: `B == 8`; the caller guarantees the instructions.
+        let mut psqt = with_psqt.then(|| unsafe { L::load_p(psqt_base.as_ptr()) });
         for &f in removed {
             // SAFETY: row `f` exists (checked above) and `offset < L1`.
             let row = unsafe { w.add(f as usize * L1 + offset) };
             for (r, reg) in regs.iter_mut().enumerate() {
                 // SAFETY: within row `f`; the caller guarantees the instructions.
                 *reg = unsafe { L::sub(*reg, L::load(row.add(r * L::LANES))) };
+            }
+            if let Some(psqt) = &mut psqt {
+                // SAFETY: row `f` has B = 8 PSQT values (checked above).
+                *psqt = unsafe { L::sub_p(*psqt, L::load_p(p.add(f as usize * B))) };
             }
         }
         for &f in added {
@@ -60,13 +71,23 @@ pub unsafe fn accumulate<L: Lanes, const L1: usize, const TILE: usize, const B: 
                 // SAFETY: within row `f`; the caller guarantees the instructions.
                 *reg = unsafe { L::add(*reg, L::load(row.add(r * L::LANES))) };
             }
+            if let Some(psqt) = &mut psqt {
+                // SAFETY: row `f` has B = 8 PSQT values (checked above).
+                *psqt = unsafe { L::add_p(*psqt, L::load_p(p.add(f as usize * B))) };
+            }
         }
         for (r, reg) in regs.into_iter().enumerate() {
             // SAFETY: `offset + (r + 1) * LANES <= L1`; the caller guarantees the instructions.
             unsafe { L::store(out.as_mut_ptr().add(offset + r * L::LANES), reg) };
         }
+        if let Some(psqt) = psqt {
+            // SAFETY: `B == 8`; the caller guarantees the instructions.
+            unsafe { L::store_p(psqt_out.as_mut_ptr(), psqt) };
+        }
     }
-    accumulate_psqt::<L, B>(psqt_weights, psqt_base, removed, added, psqt_out);
+    if !fused_psqt {
+        accumulate_psqt::<L, B>(psqt_weights, psqt_base, removed, added, psqt_out);
+    }
 }
 
 /// One move's update (one or two rows removed, one added) in a single pass
