@@ -39,7 +39,6 @@ fn slots<const TARGETS: u64>() -> Vec<Vec<Vec<usize>>> {
     const KEYS: usize = 64 + 9;
     let a1 = Square::new(0).expect("a1 is a square");
     let mut keyed = vec![vec![Vec::new(); KEYS]; GROUPS];
-    let mut count = 0;
     for relative in 0..12 {
         let color = if relative < 6 { Color::White } else { Color::Black };
         let attacker = Piece { color, kind: PieceKind::ALL[relative % 6] };
@@ -56,12 +55,10 @@ fn slots<const TARGETS: u64>() -> Vec<Vec<Vec<usize>>> {
                 if let Some(feature) = FullThreats::<TARGETS>::index(Color::White, a1, Threat { attacker, from, attacked, to }) {
                     debug_assert_eq!(FullThreats::<TARGETS>::attacker(feature), (relative, from.index()));
                     keyed[relative * 64 + from.index()][key].push(feature);
-                    count += 1;
                 }
             }
         }
     }
-    assert!(count <= FullThreats::<TARGETS>::DIMENSIONS, "no feature is two attacks");
     keyed.into_iter().map(|keys| keys.into_iter().filter(|f| !f.is_empty()).collect()).collect()
 }
 
