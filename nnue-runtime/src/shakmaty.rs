@@ -43,6 +43,7 @@ impl Position for shakmaty::Chess {
         square(self.board().king_of(c).expect("a shakmaty::Chess position has both kings"))
     }
 
+    #[inline(always)]
     fn for_each_piece(&self, mut f: impl FnMut(Square, Piece)) {
         // By bitboard: much cheaper than iterating the board square by square.
         let board = self.board();
