@@ -120,6 +120,29 @@ mod tests {
     }
 
     #[test]
+    fn blocks_and_the_rest_sum_as_one_loop() {
+        // 37 inputs: two blocks of 16, then 5 one at a time; the same bits
+        // as mapping and summing each input in turn.
+        const IN: usize = 37;
+        let mut rng = crate::Rng::new(37);
+        let mut value = || (rng.range(-1000, 1000) as f32) / 7.0;
+        let weights: Vec<f32> = (0..IN * 3).map(|_| value()).collect();
+        let biases = [value(), value(), value()];
+        let input: [i16; IN] = core::array::from_fn(|i| (i as i16 - 18) * 37);
+        let map = |x: i16| f32::from(x.clamp(0, 256)) / 256.0;
+        let layer = FloatAffine::<IN, 3>::from_tensors(&biases, &weights, Layout::InputMajor, 1, 0);
+        let mut out = [0.0; 3];
+        layer.propagate_mapped(&input, map, &mut out);
+        let mut expected = biases;
+        for (i, &x) in input.iter().enumerate() {
+            for (o, e) in expected.iter_mut().enumerate() {
+                *e += map(x) * weights[i * 3 + o];
+            }
+        }
+        assert_eq!(out.map(f32::to_bits), expected.map(f32::to_bits));
+    }
+
+    #[test]
     fn halves_are_read_in_order() {
         let layer = FloatAffine::<4, 2>::from_tensors(&[0.5, -0.5], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], Layout::InputMajor, 1, 0);
         let (mut whole, mut halves) = ([0.0; 2], [0.0; 2]);
