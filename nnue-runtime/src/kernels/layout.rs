@@ -13,22 +13,30 @@ pub fn packus_order(lanes: usize) -> Vec<usize> {
         .collect()
 }
 
-/// Reorders every block of `2 * lanes` values of `values` by
-/// [`packus_order`]: `new[p] = old[order[p]]`.
-pub fn permute_lanes<T: Copy>(values: &mut [T], lanes: usize) {
+/// Lanes that [`packus_order`] moves together: a 128-bit lane's half of a
+/// pack.
+const RUN: usize = 8;
+
+/// [`packus_order`] as runs of [`RUN`] consecutive lanes: `runs[k]` is the
+/// first logical lane of physical run `k`.
+fn packus_runs(lanes: usize) -> Vec<usize> {
     let order = packus_order(lanes);
-    // The order moves runs of 8 consecutive lanes (a 128-bit lane's half of
-    // a pack): copied a run at a time.
-    const RUN: usize = 8;
-    let runs: Vec<usize> = order.chunks_exact(RUN).map(|run| run[0]).collect();
     assert!(
         order.len().is_multiple_of(RUN) && order.chunks_exact(RUN).all(|run| run.iter().enumerate().all(|(k, &l)| l == run[0] + k)),
         "the packing order moves runs of {RUN} lanes"
     );
+    order.chunks_exact(RUN).map(|run| run[0]).collect()
+}
+
+/// Reorders every block of `2 * lanes` values of `values` by
+/// [`packus_order`]: `new[p] = old[order[p]]`, a run of [`RUN`] lanes at a
+/// time.
+pub fn permute_lanes<T: Copy>(values: &mut [T], lanes: usize) {
+    let runs = packus_runs(lanes);
     // One copy of the block at a time, reused (a big net has millions of
     // blocks).
-    let mut old = Vec::with_capacity(order.len());
-    for block in values.chunks_exact_mut(order.len()) {
+    let mut old = Vec::with_capacity(2 * lanes);
+    for block in values.chunks_exact_mut(2 * lanes) {
         old.clear();
         old.extend_from_slice(block);
         for (run, &logical) in block.chunks_exact_mut(RUN).zip(&runs) {
@@ -39,13 +47,13 @@ pub fn permute_lanes<T: Copy>(values: &mut [T], lanes: usize) {
 
 /// The inverse of [`permute_lanes`]: logical order from physical.
 pub fn unpermute_lanes<T: Copy>(values: &mut [T], lanes: usize) {
-    let order = packus_order(lanes);
-    let mut old = Vec::with_capacity(order.len());
-    for block in values.chunks_exact_mut(order.len()) {
+    let runs = packus_runs(lanes);
+    let mut old = Vec::with_capacity(2 * lanes);
+    for block in values.chunks_exact_mut(2 * lanes) {
         old.clear();
         old.extend_from_slice(block);
-        for (p, &logical) in order.iter().enumerate() {
-            block[logical] = old[p];
+        for (run, &logical) in old.chunks_exact(RUN).zip(&runs) {
+            block[logical..logical + RUN].copy_from_slice(run);
         }
     }
 }
@@ -80,6 +88,8 @@ mod tests {
             let original: Vec<u16> = (0..256).collect();
             let mut v = original.clone();
             permute_lanes(&mut v, lanes);
+            let order = packus_order(lanes);
+            assert!(v.iter().enumerate().all(|(p, &x)| x as usize == (p / order.len()) * order.len() + order[p % order.len()]));
             assert_ne!(v, original);
             unpermute_lanes(&mut v, lanes);
             assert_eq!(v, original);
