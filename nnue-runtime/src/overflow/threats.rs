@@ -148,10 +148,17 @@ pub struct GroupTops {
 
 impl GroupTops {
     pub fn new<const TARGETS: u64, W: Copy + Into<i32>>(values: &[W], width: usize) -> GroupTops {
+        GroupTops::with_slots::<TARGETS, W>(values, width, &slots::<TARGETS>())
+    }
+
+    /// [`Self::new`] with the slots of [`slots`] already built, for
+    /// callers bounding several tables of the same set.
+    fn with_slots<const TARGETS: u64, W: Copy + Into<i32>>(values: &[W], width: usize, slots: &[Vec<Vec<usize>>]) -> GroupTops {
         assert_eq!(values.len(), FullThreats::<TARGETS>::DIMENSIONS * width, "one row per FullThreats feature");
+        assert_eq!(slots.len(), GROUPS, "one slot list per attacker group");
         let mut high = vec![0i64; GROUPS * width];
         let mut low = vec![0i64; GROUPS * width];
-        for (group, slots) in slots::<TARGETS>().iter().enumerate() {
+        for (group, slots) in slots.iter().enumerate() {
             debug_assert!(slots.len() <= FullThreats::<TARGETS>::max_attacked(group / 64));
             let (high, low) = (&mut high[group * width..][..width], &mut low[group * width..][..width]);
             slot_sums(values, width, slots, high, low);
@@ -194,11 +201,16 @@ pub fn prove<const TARGETS: u64, W: Copy + Into<i32>>(
     psqt_weights: &[i32],
     buckets: usize,
 ) -> SetBound {
-    let lane_ranges = column_ranges::<TARGETS, W>(weights, lanes);
+    let slots = slots::<TARGETS>();
+    let lane_ranges = GroupTops::with_slots::<TARGETS, W>(weights, lanes, &slots).ranges();
     proof.record_lanes(&format!("{name} accumulator"), Int::I16, &lane_ranges, |lane| {
         format!("lane {lane}, at most one attacker per square, 32 pieces")
     });
-    let psqt = if buckets == 0 { Vec::new() } else { column_ranges::<TARGETS, i32>(psqt_weights, buckets) };
+    let psqt = if buckets == 0 {
+        Vec::new()
+    } else {
+        GroupTops::with_slots::<TARGETS, i32>(psqt_weights, buckets, &slots).ranges()
+    };
     SetBound { lanes: lane_ranges, psqt }
 }
 
@@ -299,8 +311,9 @@ pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded, T: Copy + 
 ) -> Vec<Interval> {
     let lanes = params.biases.len();
     let buckets = params.psqt_buckets;
-    let lane_tops = GroupTops::new::<TARGETS, T>(threat_weights, lanes);
-    let psqt_tops = GroupTops::new::<TARGETS, i32>(threat_psqt_weights, buckets);
+    let slots = slots::<TARGETS>();
+    let lane_tops = GroupTops::with_slots::<TARGETS, T>(threat_weights, lanes, &slots);
+    let psqt_tops = GroupTops::with_slots::<TARGETS, i32>(threat_psqt_weights, buckets, &slots);
     let own_part = lane_tops.ranges();
     proof.record_lanes("FullThreats accumulator", Int::I16, &own_part, |lane| {
         format!("lane {lane}, at most one attacker per square, 32 pieces")
