@@ -2,7 +2,7 @@
 
 use core::mem::MaybeUninit;
 
-use crate::simd::Dot;
+use crate::simd::{Dot, U16x8};
 
 /// Column kernel: for every (non-zero, when `SPARSE`) four-byte input chunk
 /// `i`, broadcast it and add its products with the chunk's weight column to
@@ -149,7 +149,8 @@ unsafe fn nonzero_chunks<'a, D: Dot, const CHUNKS: usize>(input: &[u8], out: &'a
     let mut count = 0;
     if CHUNKS.is_multiple_of(D::LANES) && D::LANES % 8 == 0 {
         let dst = out.as_mut_ptr().cast::<u16>();
-        let mut base = [0u16; 8];
+        // The first chunk index of the current block, in every lane.
+        let (mut base, eight) = (U16x8::splat(0), U16x8::splat(8));
         // Four registers of chunks per step where they divide the input
         // (every shipped architecture), so the masks are independent work.
         let unroll = if CHUNKS.is_multiple_of(4 * D::LANES) { 4 } else { 1 };
@@ -166,14 +167,13 @@ unsafe fn nonzero_chunks<'a, D: Dot, const CHUNKS: usize>(input: &[u8], out: &'a
             for mask in &masks[..unroll] {
                 for half in 0..D::LANES / 8 {
                     let byte = ((mask >> (8 * half)) & 0xFF) as usize;
-                    let row = &BIT_POSITIONS[byte];
-                    let indices: [u16; 8] = core::array::from_fn(|k| base[k] + row[k]);
+                    let indices = base.add(U16x8::load(&BIT_POSITIONS[byte]));
                     // SAFETY: `count` is at most the number of chunks before
-                    // this 8-chunk group (`base[0]`), so the eight entries end
-                    // at or before `base[0] + 8 <= CHUNKS`.
-                    unsafe { dst.add(count).cast::<[u16; 8]>().write_unaligned(indices) };
+                    // this 8-chunk group (`base`), so the eight entries end
+                    // at or before `base + 8 <= CHUNKS`.
+                    unsafe { indices.store(dst.add(count)) };
                     count += byte.count_ones() as usize;
-                    base = base.map(|b| b + 8);
+                    base = base.add(eight);
                 }
             }
         }

@@ -3,7 +3,8 @@
 //!
 //! - [`Lanes`]: registers of i16 accumulator lanes (and the i32 PSQT lanes),
 //!   and packing them into the transformer's u8 output;
-//! - [`Dot`]: registers of i32 sums of u8 x i8 products, for affine layers.
+//! - [`Dot`]: registers of i32 sums of u8 x i8 products, for affine layers;
+//! - [`U16x8`]: eight u16 chunk indices, for the sparse layer's search.
 //!
 //! Every method is `#[inline(always)]` and `unsafe`: it may only run on a CPU
 //! with the instruction set, which the safe backend tokens (in `x86` and
@@ -11,6 +12,9 @@
 
 #[macro_use]
 mod tokens;
+mod indices;
+
+pub use indices::U16x8;
 
 /// Tests an ISA's `join_16` (named by its path) against byte copies with
 /// [`check_join`], over Stockfish's 15 + 15 and the edge cases (a macro: each
