@@ -14,8 +14,12 @@ use nnue::runtime::{Isa, LoadOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// `nnue --version`: the package version and the commit built from (see
+/// `build.rs`), which the comparison tools put in their tables.
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("NNUE_BUILD_COMMIT"), ")");
+
 #[derive(Parser)]
-#[command(name = "nnue", version, about = "Evaluate chess positions with Stockfish and bullet NNUE nets, bit-exactly")]
+#[command(name = "nnue", version = VERSION, about = "Evaluate chess positions with Stockfish and bullet NNUE nets, bit-exactly")]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -315,3 +315,30 @@ fn bullet_net_with_its_architecture_named() {
     let err = error_line(&nnue(&["eval", "--net", net, "--arch", other.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1"]));
     assert!(err.contains("is not compiled into this binary"), "{err}");
 }
+
+/// `nnue --version` names the commit the binary was built from (what the
+/// comparison tools put in their tables): this checkout's HEAD, and in a
+/// clean checkout (CI's) without `-modified`. (A tracked file that no build
+/// input depends on, such as the README, may be edited without a rebuild,
+/// so a modified tree may still show the bare hash.)
+#[test]
+fn version_names_the_commit_built_from() {
+    let version = stdout(&nnue(&["--version"]));
+    let git = |args: &[&str]| {
+        let out = Command::new("git").args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().ok()?;
+        out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+    };
+    let prefix = format!("nnue {} (commit ", env!("CARGO_PKG_VERSION"));
+    let commit = version.trim().strip_prefix(&prefix).and_then(|rest| rest.strip_suffix(')'));
+    let Some(commit) = commit else { panic!("unexpected --version output: {version}") };
+    let Some(head) = git(&["rev-parse", "--short=7", "HEAD"]) else {
+        assert_eq!(commit, "unknown", "outside a git checkout");
+        return;
+    };
+    let modified = git(&["status", "--porcelain", "--untracked-files=no"]).is_none_or(|s| !s.is_empty());
+    if modified {
+        assert!(commit == head || commit == format!("{head}-modified"), "{commit} against HEAD {head}, modified");
+    } else {
+        assert_eq!(commit, head, "a clean checkout of {head}");
+    }
+}

@@ -347,15 +347,23 @@ def main():
     if not args.check_only and not nnue.is_file():
         die(f"no nnue binary at {nnue} (cargo build --release -p nnue-cli)")
 
-    commit = run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"]).stdout.strip() or "unknown"
+    commit = run(["git", "-C", str(REPO), "rev-parse", "--short=7", "HEAD"]).stdout.strip() or "unknown"
     dirty = run(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"]).stdout.strip()
+    # What `nnue --version` says the binary was built from (build.rs).
+    built_from = "unknown"
+    if not args.check_only:
+        version = run([str(nnue), "--version"]).stdout
+        built_from = m.group(1) if (m := re.search(r"\(commit ([^)]+)\)", version)) else "unknown"
+        if built_from != commit:
+            log(f"warning: {nnue} was built from {built_from}, not from HEAD ({commit})")
     header = [
         f"- command: `{' '.join(shlex.quote(a) for a in sys.argv)}`",
         f"- date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
         f"- CPU: {cpu_model()}; both programs pinned to core {args.core} (`taskset -c {args.core}`)",
         f"- nnue commit (HEAD): {commit}{' (tracked files modified)' if dirty else ''}; binary {nnue}"
         + ("" if args.check_only else " built " + datetime.datetime.fromtimestamp(
-            nnue.stat().st_mtime, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")),
+            nnue.stat().st_mtime, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC") + f" from {built_from}"
+           + ("" if built_from == commit else " (NOT the HEAD commit: rebuild with cargo build --release -p nnue-cli)")),
         f"- ours: `nnue bench --isa {args.isa} --ops refresh,eval --runs {args.runs}`; "
         f"{args.rounds} interleaved rounds (odd rounds: engine first), each program {args.runs} timed passes "
         "per round (median of passes, ns per position)",

@@ -140,6 +140,14 @@ def cpu_model():
     return "unknown CPU"
 
 
+def binary_commit(nnue):
+    """The commit `nnue --version` says the binary was built from (with
+    `-modified` for a work tree that differed from it), or "unknown"."""
+    out = subprocess.run([str(nnue), "--version"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    m = re.search(r"\(commit ([^)]+)\)", out.stdout)
+    return m.group(1) if m else "unknown"
+
+
 def find_net(name):
     """The .nnue file for --net (a path, or a name looked up in the net caches)."""
     p = Path(name)
@@ -466,16 +474,21 @@ def main():
     if not stockfish_only and not args.dump_only and not nnue.is_file():
         die(f"no nnue binary at {nnue} (cargo build --release -p nnue-cli)")
 
-    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE,
+    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short=7", "HEAD"], stdout=subprocess.PIPE,
                             text=True).stdout.strip() or "unknown"
     commit_time = subprocess.run(["git", "-C", str(REPO), "log", "-1", "--format=%ct", "HEAD"], stdout=subprocess.PIPE,
                                  text=True).stdout.strip()
     binary_note = ""
     if not stockfish_only and not args.dump_only:
         built = nnue.stat().st_mtime
-        binary_note = "; binary %s built %s" % (
-            nnue, datetime.datetime.fromtimestamp(built, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
-        if commit_time and built < int(commit_time):
+        built_from = binary_commit(nnue)
+        binary_note = "; binary %s built %s from %s" % (
+            nnue, datetime.datetime.fromtimestamp(built, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            built_from)
+        if built_from != commit:
+            binary_note += " (NOT the HEAD commit: rebuild with cargo build --release -p nnue-cli)"
+            log(f"warning: {nnue} was built from {built_from}, not from HEAD ({commit})")
+        elif commit_time and built < int(commit_time):
             binary_note += " (OLDER than the HEAD commit: rebuild with cargo build --release -p nnue-cli)"
             log(f"warning: {nnue} is older than HEAD ({commit})")
     report = [
