@@ -237,7 +237,7 @@ impl<const TARGETS: u64> FullThreats<TARGETS> {
             return None;
         }
         let target = usize::from(attacked.color != perspective) * Self::LAYOUT.targets_per_color[attacker.kind as usize] + usize::from(slot);
-        let within = Self::LAYOUT.before[piece][from] + (reach & ((1 << to) - 1)).count_ones();
+        let within = Self::LAYOUT.before[piece][from] + crate::attacks::popcount(reach & ((1 << to) - 1));
         Some(Self::LAYOUT.start[piece] as usize + target * Self::LAYOUT.section[piece] as usize + within as usize)
     }
 

@@ -55,7 +55,7 @@ impl ThreatChanges {
         if changed == 0 {
             return;
         }
-        if changed.count_ones() <= PIECE_BY_PIECE_SQUARES {
+        if crate::attacks::popcount(changed) <= PIECE_BY_PIECE_SQUARES {
             self.find_piece_by_piece::<TARGETS>(before, after, changed);
         } else {
             self.find_by_attackers::<TARGETS>(before, after, changed);
