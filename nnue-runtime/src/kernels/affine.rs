@@ -167,13 +167,13 @@ unsafe fn nonzero_chunks<'a, D: Dot, const CHUNKS: usize>(input: &[u8], out: &'a
             for mask in &masks[..unroll] {
                 for half in 0..D::LANES / 8 {
                     let byte = ((mask >> (8 * half)) & 0xFF) as usize;
-                    let indices = base.add(U16x8::load(&BIT_POSITIONS[byte]));
+                    let indices = base.wrapping_add(U16x8::load(&BIT_POSITIONS[byte]));
                     // SAFETY: `count` is at most the number of chunks before
                     // this 8-chunk group (`base`), so the eight entries end
                     // at or before `base + 8 <= CHUNKS`.
                     unsafe { indices.store(dst.add(count)) };
                     count += byte.count_ones() as usize;
-                    base = base.add(eight);
+                    base = base.wrapping_add(eight);
                 }
             }
         }

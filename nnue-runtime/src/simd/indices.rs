@@ -49,7 +49,7 @@ impl U16x8 {
 
     /// Lane by lane `self + other`, wrapping.
     #[inline(always)]
-    pub fn add(self, other: U16x8) -> U16x8 {
+    pub fn wrapping_add(self, other: U16x8) -> U16x8 {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: SSE2 is part of x86-64.
         return U16x8(unsafe { _mm_add_epi16(self.0, other.0) });
@@ -91,7 +91,7 @@ mod tests {
     #[test]
     fn lanes_add_and_store_in_order() {
         let mut out = [0u16; 9];
-        let v = U16x8::splat(65530).add(U16x8::load(&[0, 1, 2, 3, 4, 5, 6, 7]));
+        let v = U16x8::splat(65530).wrapping_add(U16x8::load(&[0, 1, 2, 3, 4, 5, 6, 7]));
         // SAFETY: `out[1..9]` holds eight u16.
         unsafe { v.store(out.as_mut_ptr().add(1)) };
         assert_eq!(out, [0, 65530, 65531, 65532, 65533, 65534, 65535, 0, 1]);
