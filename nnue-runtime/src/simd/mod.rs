@@ -3,12 +3,13 @@
 //!
 //! - [`Lanes`]: registers of i16 accumulator lanes (and the i32 PSQT lanes),
 //!   and packing them into the transformer's u8 output;
-//! - [`Dot`]: registers of i32 sums of u8 x i8 products, for affine layers;
-//! - [`U16x8`]: eight u16 chunk indices, for the sparse layer's search.
+//! - [`Dot`]: registers of i32 sums of u8 x i8 products, for affine layers.
 //!
-//! Every method is `#[inline(always)]` and `unsafe`: it may only run on a CPU
-//! with the instruction set, which the safe backend tokens (in `x86` and
-//! `aarch64`) guarantee.
+//! Every method of these traits is `#[inline(always)]` and `unsafe`: it may
+//! only run on a CPU with the instruction set, which the safe backend tokens
+//! (in `x86` and `aarch64`) guarantee. [`U16x8`], eight u16 chunk indices for
+//! the sparse layer's search, uses only the base instruction set of each
+//! architecture, so its methods are safe but for its store through a pointer.
 
 #[macro_use]
 mod tokens;
