@@ -15,8 +15,8 @@
 //! - [`Network`]: the architecture as a type, implemented by generated code;
 //!   [`AnyNetwork`] and [`candidates`]: any architecture behind a vtable, found
 //!   by the hash in a file's header;
-//! - [`bench`](mod@bench) (feature `shakmaty`): Stockfish's timed operations;
-//!   [`walk`](mod@walk): a perft-style walk evaluating every node.
+//! - `bench` (feature `shakmaty`): Stockfish's timed operations; `walk`
+//!   (the same feature): a perft-style walk evaluating every node.
 
 pub mod accumulator;
 pub mod aligned;

@@ -374,7 +374,7 @@ impl<const TARGETS: u64> BoardFeatures for FullThreats<TARGETS> {
     }
 
     /// The threats on `before` only (removed) and on `after` only (added):
-    /// see [`super::threat_changes`].
+    /// see `features/threat_changes.rs`.
     fn board_changes(before: &Bitboards, after: &Bitboards, changes: &mut ThreatChanges) {
         changes.find::<TARGETS>(before, after);
     }

@@ -29,8 +29,8 @@ fn packus_runs(lanes: usize) -> Vec<usize> {
 }
 
 /// Reorders every block of `2 * lanes` values of `values` by
-/// [`packus_order`]: `new[p] = old[order[p]]`, a run of [`RUN`] lanes at a
-/// time.
+/// [`packus_order`]: `new[p] = old[order[p]]`, a run of eight lanes (the
+/// packing order moves whole runs) at a time.
 pub fn permute_lanes<T: Copy>(values: &mut [T], lanes: usize) {
     let runs = packus_runs(lanes);
     // One copy of the block at a time, reused (a big net has millions of
