@@ -183,12 +183,6 @@ impl GroupTops {
     }
 }
 
-/// Per column of `values` (`width` per feature row), the range described in
-/// the module documentation.
-pub fn column_ranges<const TARGETS: u64, W: Copy + Into<i32>>(values: &[W], width: usize) -> Vec<Interval> {
-    GroupTops::new::<TARGETS, W>(values, width).ranges()
-}
-
 /// The bound of the FullThreats rows `weights` (`lanes` per feature) and
 /// `psqt_weights` (`buckets` per feature). Records the set's own part, held
 /// in i16 by Stockfish (its threat accumulator, without biases), as
@@ -423,7 +417,7 @@ mod tests {
         let values: Vec<i16> = (0..Sf18::DIMENSIONS)
             .flat_map(|f| [1, if Sf18::attacker(f) == (b1_knight, b1) { 100 } else { -1 }])
             .collect();
-        let ranges = column_ranges::<STOCKFISH_18_TARGETS, i16>(&values, 2);
+        let ranges = GroupTops::new::<STOCKFISH_18_TARGETS, i16>(&values, 2).ranges();
         assert_eq!(ranges[0], Interval::new(0, 32 * 8));
         // A knight on b1 reaches a3, c3 and d2: 3 squares, each with
         // features for several kinds and colours of targets; one counts.
