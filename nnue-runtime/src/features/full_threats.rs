@@ -141,9 +141,32 @@ struct Layout {
     slots: [[Option<u8>; 6]; 6],
     /// How many kinds of one colour each attacker kind targets.
     targets_per_color: [usize; 6],
+    /// By perspective, attacker code and attacked code (`6 * colour +
+    /// kind`), what the pair of pieces contributes to the index: everything
+    /// but the squares, looked up once per threat.
+    pairs: [[[Pair; PIECE_CODES]; PIECE_CODES]; 2],
     /// The number of features.
     dimensions: usize,
 }
+
+/// Piece codes `6 * colour + kind` ([`Color::index`], [`PieceKind`] order),
+/// with room to index by a code masked to four bits.
+const PIECE_CODES: usize = 16;
+
+/// An attacker and an attacked piece, seen from one perspective: the start
+/// of their section, which relative piece attacks, and whether the two are
+/// of one kind that only counts from the higher oriented square.
+#[derive(Clone, Copy)]
+struct Pair {
+    /// The attacker's range start plus the target's section; [`NO_PAIR`]
+    /// when the pair is never a feature.
+    section: u32,
+    relative: u8,
+    once: bool,
+}
+
+/// [`Pair::section`] of a pair that is never a feature.
+const NO_PAIR: u32 = u32::MAX;
 
 const fn layout(targets: u64) -> Layout {
     let mut layout = Layout {
@@ -153,6 +176,7 @@ const fn layout(targets: u64) -> Layout {
         start: [0; RELATIVE_PIECES],
         slots: target_slots(targets),
         targets_per_color: targets_per_color(targets),
+        pairs: [[[Pair { section: NO_PAIR, relative: 0, once: false }; PIECE_CODES]; PIECE_CODES]; 2],
         dimensions: 0,
     };
     let mut relative = 0;
@@ -177,6 +201,31 @@ const fn layout(targets: u64) -> Layout {
         layout.dimensions += 2 * layout.targets_per_color[kind as usize] * count as usize;
         relative += 1;
     }
+    let mut perspective = 0;
+    while perspective < 2 {
+        let mut attacker = 0;
+        while attacker < 12 {
+            let mut attacked = 0;
+            while attacked < 12 {
+                let (kind, attacked_kind) = (attacker % 6, attacked % 6);
+                if let Some(slot) = layout.slots[kind][attacked_kind] {
+                    let relative = if attacker / 6 == perspective { kind } else { 6 + kind };
+                    let target = if attacked / 6 == perspective { 0 } else { layout.targets_per_color[kind] } + slot as usize;
+                    layout.pairs[perspective][attacker][attacked] = Pair {
+                        section: layout.start[relative] + target as u32 * layout.section[relative],
+                        relative: relative as u8,
+                        // Pieces of one kind attacking each other count once;
+                        // own pawns cannot attack each other both ways, so
+                        // they always count.
+                        once: kind == attacked_kind && (attacker / 6 != attacked / 6 || kind != PieceKind::Pawn as usize),
+                    };
+                }
+                attacked += 1;
+            }
+            attacker += 1;
+        }
+        perspective += 1;
+    }
     layout
 }
 
@@ -193,6 +242,12 @@ pub fn orientation(perspective: Color, king: Square) -> u8 {
 /// Most features active at once, per perspective, in a position of at most
 /// 32 pieces, whatever the targets: see [`FullThreats::MAX_ACTIVE`].
 pub const MAX_THREATS: usize = 256;
+
+/// The code `6 * colour + kind` of `piece`.
+#[inline]
+fn code(piece: Piece) -> usize {
+    6 * piece.color.index() + piece.kind as usize
+}
 
 /// The relative piece (`0..12`) of `piece` from `perspective`.
 #[inline]
@@ -222,23 +277,29 @@ impl<const TARGETS: u64> FullThreats<TARGETS> {
     #[inline]
     pub(super) fn oriented_index(perspective: Color, orientation: u8, threat: Threat) -> Option<usize> {
         let Threat { attacker, from, attacked, to } = threat;
-        let slot = Self::LAYOUT.slots[attacker.kind as usize][attacked.kind as usize]?;
-        let from = from.xor(orientation).index();
-        let to = to.xor(orientation).index();
-        // Pieces of one kind attacking each other count once; own pawns
-        // cannot attack each other both ways, so they always count.
-        let mutual = attacker.kind == attacked.kind && (attacker.color != attacked.color || attacker.kind != PieceKind::Pawn);
-        if mutual && from < to {
+        Self::coded_index(perspective, orientation, code(attacker), from.index(), code(attacked), to.index())
+    }
+
+    /// [`FullThreats::oriented_index`] of a threat given as the codes of its
+    /// pieces (`6 * colour + kind`, below 12) and the indices of their squares.
+    #[inline]
+    pub(super) fn coded_index(perspective: Color, orientation: u8, attacker: usize, from: usize, attacked: usize, to: usize) -> Option<usize> {
+        let pair = Self::LAYOUT.pairs[perspective.index()][attacker % PIECE_CODES][attacked % PIECE_CODES];
+        if pair.section == NO_PAIR {
             return None;
         }
-        let piece = relative(perspective, attacker);
-        let reach = Self::LAYOUT.reach[piece][from];
+        let from = (from ^ usize::from(orientation)) % 64;
+        let to = (to ^ usize::from(orientation)) % 64;
+        if pair.once && from < to {
+            return None;
+        }
+        let relative = usize::from(pair.relative);
+        let reach = Self::LAYOUT.reach[relative][from];
         if reach & (1 << to) == 0 {
             return None;
         }
-        let target = usize::from(attacked.color != perspective) * Self::LAYOUT.targets_per_color[attacker.kind as usize] + usize::from(slot);
-        let within = Self::LAYOUT.before[piece][from] + crate::attacks::popcount(reach & ((1 << to) - 1));
-        Some(Self::LAYOUT.start[piece] as usize + target * Self::LAYOUT.section[piece] as usize + within as usize)
+        let within = Self::LAYOUT.before[relative][from] + crate::attacks::popcount(reach & ((1 << to) - 1));
+        Some(pair.section as usize + within as usize)
     }
 
     /// Calls `f` for every attack of a piece on another piece in `pos`, in
@@ -388,9 +449,12 @@ impl<const TARGETS: u64> BoardFeatures for FullThreats<TARGETS> {
         added: &mut impl FeatureSink,
     ) {
         let orientation = Self::orientation(perspective, king);
-        let feature = |threat| Self::oriented_index(perspective, orientation, threat).map(|f| offset + f);
-        changes.removed().filter_map(feature).for_each(|f| removed.push(f));
-        changes.added().filter_map(feature).for_each(|f| added.push(f));
+        let feature = |&key: &u32| {
+            let (attacker, from, attacked, to) = ThreatChanges::parts(key);
+            Self::coded_index(perspective, orientation, attacker, from, attacked, to).map(|f| offset + f)
+        };
+        changes.removed_keys().iter().filter_map(feature).for_each(|f| removed.push(f));
+        changes.added_keys().iter().filter_map(feature).for_each(|f| added.push(f));
     }
 }
 

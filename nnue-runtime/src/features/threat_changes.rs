@@ -30,7 +30,7 @@
 //! in), so one merge finds the threats on one board only; only those are
 //! turned into features.
 
-use super::full_threats::{Threat, MAX_THREATS};
+use super::full_threats::MAX_THREATS;
 use super::FeatureBuffer;
 use crate::attacks::{attacks, bishop_attacks, first_on_ray, king_attacks, knight_attacks, pawn_attacks, rook_attacks, squares, Bitboard};
 use crate::position::{Bitboards, Color, Piece, PieceKind, Square};
@@ -118,14 +118,22 @@ impl ThreatChanges {
         new[j..].iter().for_each(|&key| self.added.push(key as usize));
     }
 
-    /// The threats removed.
-    pub(super) fn removed(&self) -> impl Iterator<Item = Threat> + '_ {
-        self.removed.as_slice().iter().map(|&key| threat(key))
+    /// The threats removed, as keys (see [`Self::parts`]).
+    pub(super) fn removed_keys(&self) -> &[u32] {
+        self.removed.as_slice()
     }
 
-    /// The threats added.
-    pub(super) fn added(&self) -> impl Iterator<Item = Threat> + '_ {
-        self.added.as_slice().iter().map(|&key| threat(key))
+    /// The threats added, as keys.
+    pub(super) fn added_keys(&self) -> &[u32] {
+        self.added.as_slice()
+    }
+
+    /// The attacker's code (`6 * colour + kind`), its square's index, the
+    /// attacked piece's code and its square's index, of a key.
+    #[inline]
+    pub(super) fn parts(key: u32) -> (usize, usize, usize, usize) {
+        let key = key as usize;
+        (key >> 4 & 15, key >> 14 & 63, key & 15, key >> 8 & 63)
     }
 }
 
@@ -310,12 +318,6 @@ fn threat_keys(board: &[u8; 64], occupied: Bitboard, attackers: Bitboard, target
     }
     debug_assert_eq!(keys.dropped(), 0, "more threats than a board of 32 pieces has");
     keys
-}
-
-/// The threat of a key of [`threat_keys`].
-fn threat(key: u32) -> Threat {
-    let square = |index: u32| Square::new(index as u8 & 63).expect("below 64");
-    Threat { attacker: piece(key >> 4 & 15), from: square(key >> 14), attacked: piece(key & 15), to: square(key >> 8) }
 }
 
 /// The pieces of `board` (with `occupied` its occupied squares) attacking
