@@ -71,9 +71,8 @@ impl ThreatChanges {
             threats_at::<TARGETS>(&board, square, &mut gone, &mut came);
             board.toggle(square, board.code(square));
         }
-        let new = Planes::new(after);
-        for square in squares(changed & new.occupied) {
-            board.toggle(square, new.code(square));
+        for square in squares(changed & occupied(after)) {
+            board.toggle(square, code_on(after, square.index()));
             threats_at::<TARGETS>(&board, square, &mut came, &mut gone);
         }
         debug_assert_eq!(gone.dropped() + came.dropped(), 0, "more threats than the steps can find");
@@ -231,27 +230,53 @@ fn direction(from: Square, to: Square) -> usize {
 /// through its square when it is gone, to `through` (`TARGETS` as
 /// [`super::FullThreats`]'s).
 fn threats_at<const TARGETS: u64>(board: &Planes, square: Square, with_piece: &mut Found, through: &mut Found) {
+    match board.code(square) % 6 {
+        0 => threats_of::<TARGETS, 0>(board, square, with_piece, through),
+        1 => threats_of::<TARGETS, 1>(board, square, with_piece, through),
+        2 => threats_of::<TARGETS, 2>(board, square, with_piece, through),
+        3 => threats_of::<TARGETS, 3>(board, square, with_piece, through),
+        4 => threats_of::<TARGETS, 4>(board, square, with_piece, through),
+        _ => threats_of::<TARGETS, 5>(board, square, with_piece, through),
+    }
+}
+
+/// [`threats_at`] for a piece of kind `KIND` (in [`PieceKind`] order), so
+/// that the kinds it attacks and is attacked by are constants.
+#[inline(always)]
+fn threats_of<const TARGETS: u64, const KIND: usize>(board: &Planes, square: Square, with_piece: &mut Found, through: &mut Found) {
     let occupied = board.occupied;
     let code = board.code(square);
-    let kind = code as usize % 6;
     // The kinds this kind attacks as a feature, and those attacking it.
-    let attacks_kinds = TARGETS >> (6 * kind) & 0x3F;
-    let attacked_by = (0..6).fold(0, |kinds, a| kinds | (TARGETS >> (6 * a + kind) & 1) << a);
-    for to in squares(attacks(piece(u32::from(code)), square, occupied) & board.of_kinds(attacks_kinds)) {
-        with_piece.push(key(square, to, code, board.code(to)));
+    let attacks_kinds = const { TARGETS >> (6 * KIND) & 0x3F };
+    let attacked_by = const {
+        let mut kinds = 0;
+        let mut a = 0;
+        while a < 6 {
+            kinds |= (TARGETS >> (6 * a + KIND) & 1) << a;
+            a += 1;
+        }
+        kinds
+    };
+    if attacks_kinds != 0 {
+        let piece = Piece { color: if code < 6 { Color::White } else { Color::Black }, kind: PieceKind::ALL[KIND] };
+        for to in squares(attacks(piece, square, occupied) & board.of_kinds(attacks_kinds)) {
+            with_piece.push(key(square, to, code, board.code(to)));
+        }
     }
     // Its attackers: a pawn of one colour from where a pawn of the other
     // on this square would attack.
     let [white, black] = &board.pieces;
     let (diagonal, straight) = (board.of(PieceKind::Bishop as usize) | board.of(PieceKind::Queen as usize), board.of(PieceKind::Rook as usize) | board.of(PieceKind::Queen as usize));
     let sliders = bishop_attacks(square, occupied) & diagonal | rook_attacks(square, occupied) & straight;
-    let attackers = pawn_attacks(Color::Black, square) & white[PieceKind::Pawn as usize]
-        | pawn_attacks(Color::White, square) & black[PieceKind::Pawn as usize]
-        | knight_attacks(square) & board.of(PieceKind::Knight as usize)
-        | king_attacks(square) & board.of(PieceKind::King as usize)
-        | sliders;
-    for from in squares(attackers & board.of_kinds(attacked_by)) {
-        with_piece.push(key(from, square, board.code(from), code));
+    if attacked_by != 0 {
+        let attackers = pawn_attacks(Color::Black, square) & white[PieceKind::Pawn as usize]
+            | pawn_attacks(Color::White, square) & black[PieceKind::Pawn as usize]
+            | knight_attacks(square) & board.of(PieceKind::Knight as usize)
+            | king_attacks(square) & board.of(PieceKind::King as usize)
+            | sliders;
+        for from in squares(attackers & board.of_kinds(attacked_by)) {
+            with_piece.push(key(from, square, board.code(from), code));
+        }
     }
     // What each slider attacking it attacks through its square: the first
     // piece on the other side.
