@@ -400,6 +400,10 @@ pub fn incremental(arch: &Arch) -> Option<TokenStream> {
             #(#features)*
         }
 
+        fn prefetch_update(&self, removed: &[u32], added: &[u32]) {
+            self.prefetch_sets(removed, added);
+        }
+
         fn update(&self, from: &Accumulator, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
             let p = perspective.index();
             self.update_sets(removed, added, &from.values[p], &from.psqt[p], &mut to.values[p], &mut to.psqt[p]);
@@ -413,20 +417,26 @@ pub fn incremental(arch: &Arch) -> Option<TokenStream> {
 }
 
 /// `update_sets`, a method of `Network` when it is incremental: an update's
-/// features split by set, then every set's rows applied in one pass.
+/// features split by set, then every set's rows applied in one pass; and
+/// `prefetch_sets`, the same split for a prefetch of the rows.
 pub fn update_sets(arch: &Arch) -> Option<TokenStream> {
     if !is_incremental(arch) {
         return None;
     }
     let rt = runtime();
-    let lists = arch.features.iter().zip(ranges(arch)).map(|(f, (start, end))| {
-        let (removed, added) = (format_ident!("{}_removed", field(f.kind)), format_ident!("{}_added", field(f.kind)));
-        quote! {
-            let (mut #removed, mut #added) = (Changes::default(), Changes::default());
-            within(removed, #start..#end, &mut #removed);
-            within(added, #start..#end, &mut #added);
-        }
-    });
+    let lists: Vec<TokenStream> = arch
+        .features
+        .iter()
+        .zip(ranges(arch))
+        .map(|(f, (start, end))| {
+            let (removed, added) = (format_ident!("{}_removed", field(f.kind)), format_ident!("{}_added", field(f.kind)));
+            quote! {
+                let (mut #removed, mut #added) = (Changes::default(), Changes::default());
+                #rt::kernels::push_within(removed, #start..#end, &mut #removed);
+                #rt::kernels::push_within(added, #start..#end, &mut #added);
+            }
+        })
+        .collect();
     let sets = set_updates(arch, |f| {
         let name = field(f.kind);
         let (removed, added) = (format_ident!("{name}_removed"), format_ident!("{name}_added"));
@@ -448,17 +458,18 @@ pub fn update_sets(arch: &Arch) -> Option<TokenStream> {
             psqt: &mut [i32; PSQT_BUCKETS],
         ) {
             type Changes = <Network as #rt::Network>::Changes;
-            /// Pushes the features of `rows` to `set`, numbered within it.
-            fn within(features: &[u32], rows: ::core::ops::Range<usize>, set: &mut Changes) {
-                for &f in features {
-                    if rows.contains(&(f as usize)) {
-                        set.push(f as usize - rows.start);
-                    }
-                }
-            }
             #(#lists)*
             let sets = #sets;
             self.apply_sets(&sets, base, psqt_base, values, psqt);
+        }
+
+        /// Starts loading the first lanes of the rows of `removed` and
+        /// `added` (numbered as for `update_sets`) and their PSQT rows.
+        fn prefetch_sets(&self, removed: &[u32], added: &[u32]) {
+            type Changes = <Network as #rt::Network>::Changes;
+            #(#lists)*
+            let sets = #sets;
+            #rt::kernels::SetUpdates::prefetch_rows::<L1, PSQT_BUCKETS>(&sets, #rt::kernels::PREFETCH_LANES);
         }
     })
 }

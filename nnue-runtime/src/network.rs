@@ -102,6 +102,10 @@ pub trait Network: Send + Sync + Sized + 'static {
     }
     /// Both accumulators from scratch.
     fn refresh(&self, pos: &impl Position, accumulator: &mut Self::Accumulator);
+    /// A hint: starts loading the weight rows of an update made soon after
+    /// (`removed` and `added` as for [`Network::update`]), so that other work
+    /// can go on meanwhile. Does nothing by default.
+    fn prefetch_update(&self, _removed: &[u32], _added: &[u32]) {}
     /// `to = from - removed + added` for one perspective.
     fn update(&self, from: &Self::Accumulator, to: &mut Self::Accumulator, perspective: Color, removed: &[u32], added: &[u32]);
     /// A perspective's accumulator with no active feature: the biases.

@@ -15,6 +15,9 @@
 //! the root's from the position and each child's from its parent's and the
 //! move's piece changes, so that an update can compare the boards before and
 //! after the move. The engine's [`Position`] need provide nothing more.
+//! The usual case for them, both perspectives one move from computed ones,
+//! is done for both at once: black's changed features are listed while
+//! white's rows load.
 
 use crate::changes::MoveChanges;
 use crate::evaluation::Evaluation;
@@ -118,6 +121,9 @@ impl<N: Network> AccumulatorStack<N> {
     /// # Panics
     /// If [`Self::reset`] was never called.
     pub fn accumulator(&mut self, net: &N, pos: &impl Position) -> &N::Accumulator {
+        if N::BOARD_FEATURES {
+            self.update_both(net);
+        }
         for perspective in [Color::White, Color::Black] {
             self.compute(net, pos, perspective);
         }
@@ -155,6 +161,56 @@ impl<N: Network> AccumulatorStack<N> {
         node.kings = kings;
         node.board = board;
         self.len += 1;
+    }
+
+    /// The common case of a search for networks with board features: both
+    /// perspectives of the top node pending, both computed one move below,
+    /// and the move keeps both views. White's changed features are listed
+    /// and their rows requested ([`Network::prefetch_update`]) before
+    /// black's are listed, so that black's listing (the threat features:
+    /// hundreds of instructions) runs while white's rows come in from
+    /// memory; then both updates. In any other case it does nothing, and
+    /// the perspectives are computed one by one.
+    fn update_both(&mut self, net: &N) {
+        let len = self.len;
+        if len < 2 {
+            return;
+        }
+        let (below, rest) = self.nodes.split_at_mut(len - 1);
+        let (from, to) = (&below[len - 2], &mut rest[0]);
+        if to.computed != [false, false] || from.computed != [true, true] {
+            return;
+        }
+        let [white, black] = [Color::White, Color::Black];
+        if to.changes.changes_view(white, N::same_view) || to.changes.changes_view(black, N::same_view) {
+            return;
+        }
+        if !to.board_changes_found {
+            N::board_changes(&from.board, &to.board, &mut to.board_changes);
+            to.board_changes_found = true;
+        }
+        // Each list made in place (a tuple of them would be moved: kilobytes).
+        let mut white_removed = N::Changes::default();
+        let mut white_added = N::Changes::default();
+        Self::changed_features(to, white, &mut white_removed, &mut white_added);
+        net.prefetch_update(white_removed.as_slice(), white_added.as_slice());
+        let mut black_removed = N::Changes::default();
+        let mut black_added = N::Changes::default();
+        Self::changed_features(to, black, &mut black_removed, &mut black_added);
+        net.update(&from.accumulator, &mut to.accumulator, white, white_removed.as_slice(), white_added.as_slice());
+        net.update(&from.accumulator, &mut to.accumulator, black, black_removed.as_slice(), black_added.as_slice());
+        to.computed = [true, true];
+    }
+
+    /// The features the move into `node` removes and adds from
+    /// `perspective`, which it does not make look at the board otherwise,
+    /// once the node's board changes are found.
+    #[inline(always)]
+    fn changed_features(node: &Node<N>, perspective: Color, removed: &mut N::Changes, added: &mut N::Changes) {
+        let king = node.kings[perspective.index()];
+        let incremental = node.changes.features(perspective, king, N::same_view, N::feature, removed, added);
+        debug_assert!(incremental, "a move that changes the view is refreshed");
+        N::board_features(perspective, king, &node.board_changes, removed, added);
     }
 
     fn compute(&mut self, net: &N, pos: &impl Position, perspective: Color) {

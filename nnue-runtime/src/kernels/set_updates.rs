@@ -5,7 +5,24 @@
 //! exact weight types of the architecture's sets.
 
 use super::accumulate::accumulate_psqt;
+use crate::features::FeatureSink;
 use crate::simd::{Lanes, Widen};
+
+/// Pushes those of `features` (numbered across a composed transformer's
+/// sets) that lie in `rows` (one set's) to `set`, numbered within the set.
+#[inline]
+pub fn push_within(features: &[u32], rows: core::ops::Range<usize>, set: &mut impl FeatureSink) {
+    for &f in features {
+        if rows.contains(&(f as usize)) {
+            set.push(f as usize - rows.start);
+        }
+    }
+}
+
+/// Lanes of each row that [`SetUpdates::prefetch_rows`] asks for ahead of an
+/// update: the first tile of the AVX2 kernels (16 registers of 16 lanes).
+/// The update itself fetches the rest, a tile ahead.
+pub const PREFETCH_LANES: usize = 256;
 
 /// One feature set's part of an update: its rows (weights of type `W`, `L1`
 /// per feature; `B` PSQT weights per feature) and its features removed and
@@ -36,6 +53,11 @@ pub trait SetUpdates {
     /// tile of `TILE * L::LANES` lanes reads, and every PSQT row: all of an
     /// update's first misses at once.
     fn prefetch_first<L: Lanes, const TILE: usize, const L1: usize, const B: usize>(&self);
+
+    /// Prefetches the first `lanes` weights of every removed and added row
+    /// of `L1` weights, and its PSQT row of `B` weights: a hint given ahead
+    /// of the update, so that other work can go on while they load.
+    fn prefetch_rows<const L1: usize, const B: usize>(&self, lanes: usize);
 
     /// The same for the PSQT values.
     ///
@@ -104,6 +126,18 @@ impl<W: Widen> SetUpdates for SetUpdate<'_, W> {
     }
 
     #[inline(always)]
+    fn prefetch_rows<const L1: usize, const B: usize>(&self, lanes: usize) {
+        let (w, p) = (self.weights.as_ptr(), self.psqt_weights.as_ptr());
+        for &f in self.removed.iter().chain(self.added) {
+            let start = w.wrapping_add(f as usize * L1).cast::<u8>();
+            for line in (0..lanes.min(L1) * core::mem::size_of::<W>()).step_by(64) {
+                crate::simd::prefetch(start.wrapping_add(line));
+            }
+            crate::simd::prefetch(p.wrapping_add(f as usize * B).cast::<u8>());
+        }
+    }
+
+    #[inline(always)]
     unsafe fn psqt<L: Lanes, const B: usize>(&self, psqt: &mut [i32; B]) {
         let base = *psqt;
         // The rows exist and the CPU supports `L` (the caller's guarantees).
@@ -144,6 +178,11 @@ macro_rules! tuple_updates {
             #[inline(always)]
             fn prefetch_first<L: Lanes, const TILE: usize, const L1: usize, const B: usize>(&self) {
                 $(self.$i.prefetch_first::<L, TILE, L1, B>();)+
+            }
+
+            #[inline(always)]
+            fn prefetch_rows<const L1: usize, const B: usize>(&self, lanes: usize) {
+                $(self.$i.prefetch_rows::<L1, B>(lanes);)+
             }
 
             #[inline(always)]
