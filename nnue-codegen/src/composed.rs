@@ -424,19 +424,17 @@ pub fn update_sets(arch: &Arch) -> Option<TokenStream> {
         return None;
     }
     let rt = runtime();
-    let lists: Vec<TokenStream> = arch
-        .features
-        .iter()
-        .zip(ranges(arch))
-        .map(|(f, (start, end))| {
-            let (removed, added) = (format_ident!("{}_removed", field(f.kind)), format_ident!("{}_added", field(f.kind)));
-            quote! {
-                let (mut #removed, mut #added) = (Changes::default(), Changes::default());
-                #rt::kernels::push_within(removed, #start..#end, &mut #removed);
-                #rt::kernels::push_within(added, #start..#end, &mut #added);
-            }
-        })
-        .collect();
+    // Every set's start in the features' numbering, and its two lists.
+    let starts: Vec<TokenStream> = ranges(arch).into_iter().map(|(start, _)| start).collect();
+    let names = |suffix: &str| -> Vec<Ident> { arch.features.iter().map(|f| format_ident!("{}_{suffix}", field(f.kind))).collect() };
+    let (removed_lists, added_lists) = (names("removed"), names("added"));
+    let lists = quote! {
+        let starts = [#(#starts),*];
+        #(let mut #removed_lists = Changes::default();)*
+        #(let mut #added_lists = Changes::default();)*
+        #rt::kernels::split_by_set(removed, starts, [#(&mut #removed_lists),*]);
+        #rt::kernels::split_by_set(added, starts, [#(&mut #added_lists),*]);
+    };
     let sets = set_updates(arch, |f| {
         let name = field(f.kind);
         let (removed, added) = (format_ident!("{name}_removed"), format_ident!("{name}_added"));
@@ -458,7 +456,7 @@ pub fn update_sets(arch: &Arch) -> Option<TokenStream> {
             psqt: &mut [i32; PSQT_BUCKETS],
         ) {
             type Changes = <Network as #rt::Network>::Changes;
-            #(#lists)*
+            #lists
             let sets = #sets;
             self.apply_sets(&sets, base, psqt_base, values, psqt);
         }
@@ -467,7 +465,7 @@ pub fn update_sets(arch: &Arch) -> Option<TokenStream> {
         /// `added` (numbered as for `update_sets`) and their PSQT rows.
         fn prefetch_sets(&self, removed: &[u32], added: &[u32]) {
             type Changes = <Network as #rt::Network>::Changes;
-            #(#lists)*
+            #lists
             let sets = #sets;
             #rt::kernels::SetUpdates::prefetch_rows::<L1, PSQT_BUCKETS>(&sets, #rt::kernels::PREFETCH_LANES);
         }

@@ -19,5 +19,5 @@ mod transform;
 pub use accumulate::accumulate;
 pub use affine::{affine_columns, affine_rows};
 pub use screlu_affine::{screlu_affine, screlu_affine_accumulators};
-pub use set_updates::{push_within, update_sets, SetUpdate, SetUpdates, PREFETCH_LANES};
+pub use set_updates::{split_by_set, update_sets, SetUpdate, SetUpdates, PREFETCH_LANES};
 pub use transform::{transform_clip, transform_pairwise_mulhi, transform_pairwise_mulhi_signed, transform_pairwise_mullo};

@@ -8,14 +8,17 @@ use super::accumulate::accumulate_psqt;
 use crate::features::FeatureSink;
 use crate::simd::{Lanes, Widen};
 
-/// Pushes those of `features` (numbered across a composed transformer's
-/// sets) that lie in `rows` (one set's) to `set`, numbered within the set.
+/// Splits `features` (numbered across a composed transformer's sets) into
+/// `sets`, one list per set, each feature numbered within its set: set `i`
+/// holds the features from `starts[i]` (ascending, `starts[0] == 0`) up to
+/// the next set's start. One pass over the features.
 #[inline]
-pub fn push_within(features: &[u32], rows: core::ops::Range<usize>, set: &mut impl FeatureSink) {
+pub fn split_by_set<S: FeatureSink, const N: usize>(features: &[u32], starts: [usize; N], sets: [&mut S; N]) {
     for &f in features {
-        if rows.contains(&(f as usize)) {
-            set.push(f as usize - rows.start);
-        }
+        let f = f as usize;
+        // The last set whose start is at most `f` (`starts[0]` is 0).
+        let i = starts[1..].iter().filter(|&&start| start <= f).count();
+        sets[i].push(f - starts[i]);
     }
 }
 
