@@ -314,18 +314,18 @@ pub fn is_incremental(arch: &Arch) -> bool {
     arch.features.iter().filter(|f| per_piece(f.kind)).count() <= 1
 }
 
-/// Where each set's features start and end in the numbering across every
-/// set, in file order: the sums of the earlier sets' dimensions (with its
-/// own, for the end).
-fn ranges(arch: &Arch) -> Vec<(TokenStream, TokenStream)> {
-    let mut ranges = Vec::new();
+/// Where each set's features start in the numbering across every set, in
+/// file order: the sums of the earlier sets' dimensions.
+fn starts(arch: &Arch) -> Vec<TokenStream> {
     let mut before: Vec<TokenStream> = Vec::new();
-    for f in &arch.features {
-        let start = if before.is_empty() { quote!(0) } else { quote!(#(#before)+*) };
-        before.push(dimensions(f));
-        ranges.push((start, quote!(#(#before)+*)));
-    }
-    ranges
+    arch.features
+        .iter()
+        .map(|f| {
+            let start = if before.is_empty() { quote!(0) } else { quote!(#(#before)+*) };
+            before.push(dimensions(f));
+            start
+        })
+        .collect()
 }
 
 /// The incremental part of `runtime::Network` for a composed transformer
@@ -336,7 +336,7 @@ pub fn incremental(arch: &Arch) -> Option<TokenStream> {
         return None;
     }
     let rt = runtime();
-    let offsets: Vec<TokenStream> = ranges(arch).into_iter().map(|(start, _)| start).collect();
+    let offsets = starts(arch);
     let sets = || arch.features.iter().zip(&offsets);
     let board_features = arch.features.iter().any(|f| !per_piece(f.kind));
     // A king move is an update only if every set sees the board as before.
@@ -425,7 +425,7 @@ pub fn update_sets(arch: &Arch) -> Option<TokenStream> {
     }
     let rt = runtime();
     // Every set's start in the features' numbering, and its two lists.
-    let starts: Vec<TokenStream> = ranges(arch).into_iter().map(|(start, _)| start).collect();
+    let starts = starts(arch);
     let names = |suffix: &str| -> Vec<Ident> { arch.features.iter().map(|f| format_ident!("{}_{suffix}", field(f.kind))).collect() };
     let (removed_lists, added_lists) = (names("removed"), names("added"));
     let lists = quote! {
