@@ -52,11 +52,6 @@ pub trait SetUpdates {
     /// supports `L`'s instructions.
     unsafe fn tile<L: Lanes, const TILE: usize, const L1: usize>(&self, offset: usize, regs: &mut [L::V; TILE]);
 
-    /// Prefetches the lines of every removed and added row that the first
-    /// tile of `TILE * L::LANES` lanes reads, and every PSQT row: all of an
-    /// update's first misses at once.
-    fn prefetch_first<L: Lanes, const TILE: usize, const L1: usize, const B: usize>(&self);
-
     /// Prefetches the first `lanes` weights of every removed and added row
     /// of `L1` weights, and its PSQT row of `B` weights: a hint given ahead
     /// of the update, so that other work can go on while they load.
@@ -117,18 +112,6 @@ impl<W: Widen> SetUpdates for SetUpdate<'_, W> {
     }
 
     #[inline(always)]
-    fn prefetch_first<L: Lanes, const TILE: usize, const L1: usize, const B: usize>(&self) {
-        let (w, p) = (self.weights.as_ptr(), self.psqt_weights.as_ptr());
-        for &f in self.removed.iter().chain(self.added) {
-            let start = w.wrapping_add(f as usize * L1).cast::<u8>();
-            for line in (0..TILE * L::LANES * core::mem::size_of::<W>()).step_by(64) {
-                crate::simd::prefetch(start.wrapping_add(line));
-            }
-            crate::simd::prefetch(p.wrapping_add(f as usize * B).cast::<u8>());
-        }
-    }
-
-    #[inline(always)]
     fn prefetch_rows<const L1: usize, const B: usize>(&self, lanes: usize) {
         let (w, p) = (self.weights.as_ptr(), self.psqt_weights.as_ptr());
         for &f in self.removed.iter().chain(self.added) {
@@ -179,11 +162,6 @@ macro_rules! tuple_updates {
             }
 
             #[inline(always)]
-            fn prefetch_first<L: Lanes, const TILE: usize, const L1: usize, const B: usize>(&self) {
-                $(self.$i.prefetch_first::<L, TILE, L1, B>();)+
-            }
-
-            #[inline(always)]
             fn prefetch_rows<const L1: usize, const B: usize>(&self, lanes: usize) {
                 $(self.$i.prefetch_rows::<L1, B>(lanes);)+
             }
@@ -221,7 +199,8 @@ pub unsafe fn update_sets<L: Lanes, S: SetUpdates, const L1: usize, const TILE: 
 ) {
     const { assert!(TILE > 0 && L1.is_multiple_of(TILE * L::LANES)) };
     assert!(sets.rows_exist(L1, B), "feature index out of range");
-    sets.prefetch_first::<L, TILE, L1, B>();
+    // Every row's first tile and PSQT row: all of the update's first misses at once.
+    sets.prefetch_rows::<L1, B>(TILE * L::LANES);
     for tile in 0..L1 / (TILE * L::LANES) {
         let offset = tile * TILE * L::LANES;
         let mut regs: [L::V; TILE] =
