@@ -122,19 +122,19 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
         let uses_cpu = arch.layers.iter().any(|l| matches!(l.kind, LayerKind::Affine { .. }) || crate::stack::fused_screlu(arch, l, target));
         let cpu = if uses_cpu { quote!(cpu) } else { quote!(_cpu) };
         Some(quote! {
-            /// The stack's output from the accumulators read in place (the
-            /// side to move's first); always `Some`.
-            pub(super) fn propagate_accumulator(cpu: Cpu, stack: &LayerStack, accumulator: &Accumulator, order: [usize; 2]) -> ::core::option::Option<i32> {
+            /// The stack's output from the accumulators read in place
+            /// (`first` the side to move's lanes, `second` the other side's);
+            /// always `Some`.
+            pub(super) fn propagate_accumulator(cpu: Cpu, stack: &LayerStack, first: &[i16; L1], second: &[i16; L1]) -> ::core::option::Option<i32> {
                 // SAFETY: a `Cpu` token exists only if this CPU has the
                 // instruction set whose features the function is compiled for.
-                ::core::option::Option::Some(unsafe { forward_accumulator(cpu.inside(), stack, accumulator, order) })
+                ::core::option::Option::Some(unsafe { forward_accumulator(cpu.inside(), stack, first, second) })
             }
 
             /// [`propagate_accumulator`] compiled for the instruction set,
             /// with nothing traced.
             #[target_feature(enable = #features)]
-            fn forward_accumulator(#cpu: #rt::simd::Inside<Cpu>, stack: &LayerStack, accumulator: &Accumulator, order: [usize; 2]) -> i32 {
-                let (first, second) = (&accumulator.values[order[0]], &accumulator.values[order[1]]);
+            fn forward_accumulator(#cpu: #rt::simd::Inside<Cpu>, stack: &LayerStack, first: &[i16; L1], second: &[i16; L1]) -> i32 {
                 let trace = |_: &'static str, _: #rt::LayerOutput<'_>| {};
                 #body
             }
@@ -149,13 +149,13 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
         // With a skip term the result is statements, then the value.
         let result = if arch.output.forward.is_some() { quote!({ #result }) } else { result };
         quote! {
-            /// The stack's output straight from the accumulators (the side to
-            /// move's first), in 16-bit products: `None` when the weights
-            /// need the i32 path.
-            pub(super) fn propagate_accumulator(cpu: Cpu, stack: &LayerStack, accumulator: &Accumulator, order: [usize; 2]) -> ::core::option::Option<i32> {
+            /// The stack's output straight from the accumulators (`first` the
+            /// side to move's lanes, `second` the other side's), in 16-bit
+            /// products: `None` when the weights need the i32 path.
+            pub(super) fn propagate_accumulator(cpu: Cpu, stack: &LayerStack, first: &[i16; L1], second: &[i16; L1]) -> ::core::option::Option<i32> {
                 // SAFETY: a `Cpu` token exists only if this CPU has the
                 // instruction set whose features the function is compiled for.
-                unsafe { forward_accumulator(cpu.inside(), stack, accumulator, order) }
+                unsafe { forward_accumulator(cpu.inside(), stack, first, second) }
             }
 
             /// [`propagate_accumulator`] compiled for the instruction set.
@@ -163,16 +163,16 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
             fn forward_accumulator(
                 cpu: #rt::simd::Inside<Cpu>,
                 stack: &LayerStack,
-                accumulator: &Accumulator,
-                order: [usize; 2],
+                first: &[i16; L1],
+                second: &[i16; L1],
             ) -> ::core::option::Option<i32> {
                 if !stack.#name.i16_products(#max) {
                     return ::core::option::Option::None;
                 }
                 let mut sums = [0i32; #n];
                 cpu.screlu_affine_accumulators::<L1, #n>(
-                    &accumulator.values[order[0]],
-                    &accumulator.values[order[1]],
+                    first,
+                    second,
                     #max,
                     stack.#name.accumulator_weights(),
                     &mut sums,

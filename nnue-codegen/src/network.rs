@@ -47,7 +47,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
     let direct = crate::stack::screlu_of_accumulators(arch).is_some() || arch.transformer.output == TransformerOutput::Accumulators;
     let accumulator_path = direct.then(|| {
         let call = dispatch(
-            &|m| quote!(#m::propagate_accumulator(cpu, &self.stacks[bucket], accumulator, order)),
+            &|m| quote!(#m::propagate_accumulator(cpu, &self.stacks[bucket], first, second)),
             quote!(::core::option::Option::None),
         );
         let method = quote! {
@@ -55,7 +55,10 @@ pub fn generate(arch: &Arch) -> TokenStream {
             /// (SIMD backends), without the transformer's output; `None` on
             /// the scalar backend and when the weights need the i32 path.
             fn propagate_accumulator(&self, bucket: usize, accumulator: &Accumulator, side_to_move: #rt::Color) -> ::core::option::Option<i32> {
-                let order = [side_to_move.index(), side_to_move.flip().index()];
+                // The halves themselves, in registers: an array of their
+                // indices would go through memory and be read back before
+                // the first load.
+                let (first, second) = (&accumulator.values[side_to_move.index()], &accumulator.values[side_to_move.flip().index()]);
                 #call
             }
 
