@@ -241,23 +241,13 @@ impl<N: Network> AccumulatorStack<N> {
                 for j in start + 1..self.len {
                     let (below, rest) = self.nodes.split_at_mut(j);
                     let (from, to) = (&below[j - 1], &mut rest[0]);
-                    let (mut removed, mut added) = (N::Changes::default(), N::Changes::default());
-                    let incremental = to.changes.features(
-                        perspective,
-                        to.kings[p],
-                        N::same_view,
-                        N::feature,
-                        &mut removed,
-                        &mut added,
-                    );
-                    debug_assert!(incremental, "the walk stops at king moves that change the view");
-                    if N::BOARD_FEATURES {
-                        if !to.board_changes_found {
-                            N::board_changes(&from.board, &to.board, &mut to.board_changes);
-                            to.board_changes_found = true;
-                        }
-                        N::board_features(perspective, to.kings[p], &to.board_changes, &mut removed, &mut added);
+                    if N::BOARD_FEATURES && !to.board_changes_found {
+                        N::board_changes(&from.board, &to.board, &mut to.board_changes);
+                        to.board_changes_found = true;
                     }
+                    let (mut removed, mut added) = (N::Changes::default(), N::Changes::default());
+                    // The walk stops at king moves that change the view.
+                    Self::changed_features(to, perspective, &mut removed, &mut added);
                     net.update(&from.accumulator, &mut to.accumulator, perspective, removed.as_slice(), added.as_slice());
                     to.computed[p] = true;
                 }
