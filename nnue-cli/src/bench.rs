@@ -41,7 +41,7 @@ pub fn run(
         let medians = with_network!(&*network, net => measure(net, positions.clone(), runs, &ops, threads))
             .ok_or_else(|| archs::not_incremental(&*network))?;
         let name = net.file_name().map_or_else(|| net.display().to_string(), |n| n.to_string_lossy().into_owned());
-        let cells: Vec<String> = medians.iter().map(|ns| format!("{ns:.0}")).collect();
+        let cells: Vec<String> = medians.iter().map(|ns| format!("{ns:.1}")).collect();
         println!("{name}\t{}\t{isa}\t{}", network.arch().name, cells.join("\t"));
     }
     Ok(())
