@@ -43,6 +43,19 @@ struct Node<N: Network> {
     board_changes_found: bool,
 }
 
+impl<N: Network> Node<N> {
+    /// Finds what the move into this node did to the board features, from
+    /// `below`, the node it was made from; once per node, both perspectives
+    /// read it.
+    #[inline(always)]
+    fn find_board_changes(&mut self, below: &Node<N>) {
+        if N::BOARD_FEATURES && !self.board_changes_found {
+            N::board_changes(&below.board, &self.board, &mut self.board_changes);
+            self.board_changes_found = true;
+        }
+    }
+}
+
 /// Accumulators along the current line of a search, computed lazily, with
 /// the thread's refresh cache. One per search thread; the network itself is
 /// shared.
@@ -187,10 +200,7 @@ impl<N: Network> AccumulatorStack<N> {
         if to.changes.changes_view(white, N::same_view) || to.changes.changes_view(black, N::same_view) {
             return;
         }
-        if !to.board_changes_found {
-            N::board_changes(&from.board, &to.board, &mut to.board_changes);
-            to.board_changes_found = true;
-        }
+        to.find_board_changes(from);
         // One list per `let` (a variant making them as tuples, through a
         // closure, measured 7 % slower).
         let mut white_removed = N::Changes::default();
@@ -241,10 +251,7 @@ impl<N: Network> AccumulatorStack<N> {
                 for j in start + 1..self.len {
                     let (below, rest) = self.nodes.split_at_mut(j);
                     let (from, to) = (&below[j - 1], &mut rest[0]);
-                    if N::BOARD_FEATURES && !to.board_changes_found {
-                        N::board_changes(&from.board, &to.board, &mut to.board_changes);
-                        to.board_changes_found = true;
-                    }
+                    to.find_board_changes(from);
                     let (mut removed, mut added) = (N::Changes::default(), N::Changes::default());
                     // The walk stops at king moves that change the view.
                     Self::changed_features(to, perspective, &mut removed, &mut added);
