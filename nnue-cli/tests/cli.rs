@@ -242,11 +242,15 @@ fn info_describes_an_architecture() {
     assert_eq!(svg.matches("<rect").count(), 9, "transformer, 7 layers and the output");
     let err = error_line(&nnue(&["info", "--arch", "/nonexistent.ron"]));
     assert!(err.contains("cannot read /nonexistent.ron"), "{err}");
-    // Over the stack budget: the error at the value, naming both.
-    let wide = std::fs::read_to_string(support::repo().join("archs/sfnnv9-small.ron")).unwrap().replace("outputs: 32", "outputs: 1000000");
-    let wide = temp("wide.ron", wide.as_bytes());
+    // Over the stack budget: the error at the field, naming both.
+    let small = std::fs::read_to_string(support::repo().join("archs/sfnnv9-small.ron")).unwrap();
+    // Where the error must point: fc_1's `outputs` field.
+    let (line, text) = small.lines().enumerate().find(|(_, l)| l.contains("outputs: 32")).unwrap();
+    let column = text.find("outputs: 32").unwrap() + 1;
+    let wide = temp("wide.ron", small.replace("outputs: 32", "outputs: 1000000").as_bytes());
     let err = error_line(&nnue(&["info", "--arch", wide.to_str().unwrap()]));
-    assert!(err.starts_with(&format!("nnue: {}:23:48: fc_1 outputs 1000000: an evaluation would keep ", wide.display())), "{err}");
+    let at = format!("nnue: {}:{}:{column}: fc_1 outputs 1000000: an evaluation would keep ", wide.display(), line + 1);
+    assert!(err.starts_with(&at), "expected `{at}...`, got: {err}");
     assert!(err.contains("over the 65536-byte (64 KiB) budget"), "{err}");
 }
 
