@@ -127,9 +127,14 @@ fn step(arch: &Arch, layer: &nnue_spec::ir::Layer) -> TokenStream {
     let value = match layer.kind {
         LayerKind::Affine { padded_inputs, .. } => {
             let (input, padded) = (input(), int(padded_inputs));
-            quote! {
+            // The i16 sums of two chunks, where the column kernel may pair them.
+            let paired = crate::targets::column_pairs(layer).map(|pairs| {
+                quote!(#rt::overflow::layers::paired(proof, #label, stack, &self.#name.weights, #padded, #rt::overflow::layers::ChunkPairs::#pairs);)
+            });
+            quote! {{
+                #paired
                 #rt::overflow::layers::affine(proof, #label, stack, &self.#name.biases, &self.#name.weights, #padded, #input)
-            }
+            }}
         }
         LayerKind::WideAffine { divisor } => {
             let (input, inputs, divisor) = (input(), int(layer.input_dimensions), lit(i64::from(divisor)));

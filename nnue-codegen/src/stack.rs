@@ -571,7 +571,7 @@ fn affine_step(arch: &Arch, layer: &Layer, padded: usize, target: Option<&Target
         AffineKernel::Columns { wide, regs, sparse } => {
             let method = if wide { quote!(affine_columns) } else { quote!(affine_columns_256) };
             let (chunks, regs) = (int(padded / 4), int(regs));
-            quote!(cpu.#method::<#p, #chunks, #n, #regs, #sparse>(&stack.#name.biases, &stack.#name.weights, #input, &mut #name))
+            quote!(cpu.#method::<#p, #chunks, #n, #regs, #sparse>(&stack.#name.biases, &stack.#name.weights, stack.#name.paired, #input, &mut #name))
         }
         AffineKernel::Rows { wide } => {
             let method = if wide { quote!(affine_rows) } else { quote!(affine_rows_256) };

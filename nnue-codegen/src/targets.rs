@@ -108,6 +108,14 @@ pub fn uses_columns(layer: &Layer) -> bool {
     layer.output_dimensions.is_multiple_of(NARROW_DOT_LANES)
 }
 
+/// For an affine layer computed by the column kernel, which of its input
+/// chunks the kernel may add in i16 lanes: `Any` two when sparse (the
+/// non-zero ones in order), else `Consecutive` ones.
+pub fn column_pairs(layer: &Layer) -> Option<TokenStream> {
+    let LayerKind::Affine { sparse, .. } = layer.kind else { return None };
+    uses_columns(layer).then(|| if sparse { quote!(Any) } else { quote!(Consecutive) })
+}
+
 /// The transformer's output kernel call, for a backend token `cpu`.
 pub fn transform_call(arch: &Arch) -> TokenStream {
     match arch.transformer.output {

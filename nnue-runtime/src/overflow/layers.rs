@@ -55,6 +55,65 @@ pub fn affine<const OUT: usize>(
         .collect()
 }
 
+/// Which four-byte input chunks a column kernel adds together in i16 lanes
+/// before widening them ([`crate::simd::Dot::dot4_pair`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChunkPairs {
+    /// Chunks `2k` and `2k + 1` (the dense kernel, which reads every chunk).
+    Consecutive,
+    /// Any two chunks (the sparse kernel pairs the non-zero ones in order).
+    Any,
+}
+
+/// Per output of an affine layer (rows of `padded` i8 weights), the range
+/// of the i16 lanes of a column kernel that adds two input chunks' pairs of
+/// products before widening, for every input in `0..=127` (the kernels'
+/// contract): each lane holds the products of inputs `4c + 2h` and `4c + 2h +
+/// 1` of two chunks `c` paired as `pairs` says (a chunk left alone, its
+/// own).
+pub fn paired_sums(weights: &[i8], padded: usize, pairs: ChunkPairs) -> Vec<Interval> {
+    const MAX_INPUT: i64 = 127;
+    let chunks = padded / 4;
+    weights
+        .chunks_exact(padded)
+        .map(|row| {
+            // The products of inputs `4c + 2h` and `4c + 2h + 1`.
+            let pair = |c: usize, h: usize| {
+                row[4 * c + 2 * h..][..2].iter().fold(Interval::point(0), |sum, &w| sum + Interval::new(0, MAX_INPUT).scale(i64::from(w)))
+            };
+            let half = |h: usize| -> Option<Interval> {
+                match pairs {
+                    ChunkPairs::Consecutive => (0..chunks)
+                        .step_by(2)
+                        .map(|c| if c + 1 < chunks { pair(c, h) + pair(c + 1, h) } else { pair(c, h) })
+                        .reduce(Interval::union),
+                    ChunkPairs::Any => {
+                        // The two largest maxima and the two smallest minima.
+                        let (mut highs, mut lows): (Vec<i64>, Vec<i64>) = (0..chunks).map(|c| (pair(c, h).max, pair(c, h).min)).unzip();
+                        highs.sort_unstable_by(|a, b| b.cmp(a));
+                        lows.sort_unstable();
+                        let n = chunks.min(2);
+                        (n > 0).then(|| Interval::new(lows[..n].iter().sum(), highs[..n].iter().sum()))
+                    }
+                }
+            };
+            [half(0), half(1)].into_iter().flatten().reduce(Interval::union).unwrap_or(Interval::point(0))
+        })
+        .collect()
+}
+
+/// Records `{name} paired sums` (i16, [`paired_sums`]) for a stack whose
+/// column kernel pairs chunks as `pairs`, when every one fits: then the SIMD
+/// backends that can ([`crate::simd::Dot::PAIRS`]) add two chunks' products
+/// in i16 ([`crate::scalar::PairedSums`], decided by the same test).
+/// Otherwise they widen each chunk's, and nothing is recorded.
+pub fn paired(proof: &mut OverflowProof, name: &str, stack: usize, weights: &[i8], padded: usize, pairs: ChunkPairs) {
+    let ranges = paired_sums(weights, padded, pairs);
+    if ranges.iter().all(|&r| Int::I16.fits(r)) {
+        proof.record_lanes(&format!("{name} paired sums"), Int::I16, &ranges, |o| format!("layer stack {stack}, output {o}"));
+    }
+}
+
 /// An i16-weight affine layer's outputs `(sum_i weights[o][i] * input[i]) /
 /// divisor + biases[o]` (rows of `inputs` weights). Records `{name} sums`
 /// (i32, before the division) and `{name} outputs` (i32). Returns each
@@ -240,6 +299,32 @@ pub fn evaluation(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paired_sums_of_consecutive_and_of_any_chunks() {
+        // One output, 3 chunks (12 inputs); weights of input 4c + k.
+        // Chunk 0: 1, 1 | 0, 0; chunk 1: 0, 0 | -2, 0; chunk 2: 3, 0 | 0, 0.
+        let w: [i8; 12] = [1, 1, 0, 0, 0, 0, -2, 0, 3, 0, 0, 0];
+        // Consecutive: chunks 0 and 1 (first halves 2 * 127, second halves
+        // -2 * 127), chunk 2 alone (3 * 127).
+        assert_eq!(paired_sums(&w, 12, ChunkPairs::Consecutive), [Interval::new(-254, 381)]);
+        // Any two: chunks 0 and 2 (5 * 127), or 1 and either other (-2 * 127).
+        assert_eq!(paired_sums(&w, 12, ChunkPairs::Any), [Interval::new(-254, 635)]);
+        // Four weights of 64 fit (127 * 256 = 32512); weights summing to
+        // 259 do not (32893).
+        let mut w = [0i8; 8];
+        w[..2].fill(64);
+        w[4..6].fill(64);
+        let mut proof = OverflowProof::default();
+        paired(&mut proof, "fc", 0, &w, 8, ChunkPairs::Consecutive);
+        assert_eq!(proof.bounds()[0].range, Interval::new(0, 4 * 127 * 64));
+        assert!(crate::scalar::PairedSums::of(&w, 8).consecutive);
+        w[5] = 67;
+        let mut proof = OverflowProof::default();
+        paired(&mut proof, "fc", 0, &w, 8, ChunkPairs::Any);
+        assert!(proof.bounds().is_empty(), "not recorded when the kernel cannot pair");
+        assert_eq!(crate::scalar::PairedSums::of(&w, 8), crate::scalar::PairedSums { consecutive: false, any: false });
+    }
 
     #[test]
     fn affine_bounds_take_each_weight_at_its_worst_input() {

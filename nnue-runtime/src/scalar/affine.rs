@@ -4,6 +4,27 @@ use crate::aligned::AlignedSlice;
 use crate::error::LoadError;
 use crate::reader::{Encoding, NetReader};
 
+/// Whether a SIMD column kernel may add two input chunks' pairs of products
+/// in i16 lanes before widening them ([`crate::simd::Dot::dot4_pair`]):
+/// when every such sum stays within i16 for the layer's weights
+/// ([`crate::overflow::layers::paired_sums`]), for the dense kernel's pairs
+/// of consecutive chunks and for the sparse kernel's pairs of any two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PairedSums {
+    pub consecutive: bool,
+    pub any: bool,
+}
+
+impl PairedSums {
+    /// The test on `OUT` rows of `padded` weights (false for both when
+    /// `padded` is not whole chunks: no column kernel reads such a layer).
+    pub fn of(weights: &[i8], padded: usize) -> PairedSums {
+        use crate::overflow::layers::{paired_sums, ChunkPairs};
+        let fits = |pairs| padded.is_multiple_of(4) && paired_sums(weights, padded, pairs).iter().all(|&r| crate::overflow::Int::I16.fits(r));
+        PairedSums { consecutive: fits(ChunkPairs::Consecutive), any: fits(ChunkPairs::Any) }
+    }
+}
+
 /// An affine layer with `IN` inputs and `OUT` outputs. In the file (and here)
 /// the weights are row-major, each row padded with zeros to `PADDED` inputs.
 pub struct Affine<const IN: usize, const PADDED: usize, const OUT: usize> {
@@ -14,6 +35,8 @@ pub struct Affine<const IN: usize, const PADDED: usize, const OUT: usize> {
     /// `OUT` rows of `PADDED` weights, or the column layout of
     /// [`crate::kernels::layout::to_columns`] after [`Self::to_columns`].
     pub weights: AlignedSlice<i8>,
+    /// Which chunks the column kernels may pair (found on loading).
+    pub paired: PairedSums,
     nonzero_padding: usize,
 }
 
@@ -28,7 +51,8 @@ impl<const IN: usize, const PADDED: usize, const OUT: usize> Affine<IN, PADDED, 
         let mut weights = AlignedSlice::zeroed(OUT * PADDED);
         r.ints(&format!("{what} weights"), Encoding::Raw, 1, &mut weights)?;
         let nonzero_padding = weights.chunks_exact(PADDED).map(|row| row[IN..].iter().filter(|&&w| w != 0).count()).sum();
-        Ok(Affine { biases, weights, nonzero_padding })
+        let paired = PairedSums::of(&weights, PADDED);
+        Ok(Affine { biases, weights, paired, nonzero_padding })
     }
 
     /// The layer of stack `stack` out of bullet tensors holding every stack:
@@ -43,7 +67,8 @@ impl<const IN: usize, const PADDED: usize, const OUT: usize> Affine<IN, PADDED, 
                 rows[o * PADDED + i] = weights[crate::bullet::weight_index(layout, stacks, OUT, IN, stack, o, i)];
             }
         }
-        Affine { biases, weights: rows, nonzero_padding: 0 }
+        let paired = PairedSums::of(&rows, PADDED);
+        Affine { biases, weights: rows, paired, nonzero_padding: 0 }
     }
 
     /// Rearranges the weights into four-byte columns for the SIMD column

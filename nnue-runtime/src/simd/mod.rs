@@ -197,6 +197,22 @@ pub unsafe trait Dot: Copy {
     /// # Safety
     /// `w` is valid for `4 * LANES` reads; the CPU supports the ISA.
     unsafe fn dot4(acc: Self::S, x: u32, w: *const i8) -> Self::S;
+    /// Whether [`Self::dot4_pair`] costs less than two [`Self::dot4`]: true
+    /// where a dot product is two multiply steps (pairs of `u8 x i8`
+    /// products into i16 lanes, then pairs of those into i32), whose first
+    /// step two chunks can share.
+    const PAIRS: bool = false;
+    /// `dot4(dot4(acc, xa, wa), xb, wb)`. Where [`Self::PAIRS`] holds, the
+    /// two chunks' i16 pair sums are added in i16 before they are widened:
+    /// exact when every lane's four products sum within i16 (an affine
+    /// layer's [`crate::scalar::PairedSums`]).
+    /// # Safety
+    /// As [`Self::dot4`], for both weight groups.
+    #[inline(always)]
+    unsafe fn dot4_pair(acc: Self::S, xa: u32, wa: *const i8, xb: u32, wb: *const i8) -> Self::S {
+        // SAFETY: the caller's guarantees are dot4's, for each chunk.
+        unsafe { Self::dot4(Self::dot4(acc, xa, wa), xb, wb) }
+    }
     /// `acc[l] + sum_k x[4l + k] * w[4l + k]`.
     /// # Safety
     /// `x` and `w` are valid for `4 * LANES` reads; the CPU supports the ISA.

@@ -191,6 +191,7 @@ macro_rules! backend_token {
             self,
             biases: &[i32; OUT],
             weights: &[i8],
+            paired: $crate::scalar::PairedSums,
             input: &[u8; PADDED],
             out: &mut [i32; OUT],
         ) {
@@ -200,7 +201,7 @@ macro_rules! backend_token {
             // anywhere else its intrinsics would be calls, slower but still
             // correct on this CPU. tests/inlined_kernels.rs checks that the
             // generated code has no such calls.)
-            unsafe { $crate::kernels::affine_columns::<$dot, PADDED, CHUNKS, OUT, REGS, SPARSE>(biases, weights, input, out) }
+            unsafe { $crate::kernels::affine_columns::<$dot, PADDED, CHUNKS, OUT, REGS, SPARSE>(biases, weights, paired, input, out) }
         }
 
         /// [`crate::kernels::affine_rows`] with this ISA's dot products of

@@ -140,6 +140,19 @@ unsafe impl Dot for Avx2Dot {
             _mm256_add_epi32(acc, _mm256_madd_epi16(products, _mm256_set1_epi16(1)))
         }
     }
+    const PAIRS: bool = true;
+    #[inline(always)]
+    unsafe fn dot4_pair(acc: __m256i, xa: u32, wa: *const i8, xb: u32, wb: *const i8) -> __m256i {
+        // SAFETY: the caller guarantees 32 readable bytes at `wa` and at
+        // `wb`, and AVX2. Each chunk's pairs of products stay within i16
+        // (inputs at most 127), and the caller guarantees that so do their
+        // sums, the i16 addition.
+        unsafe {
+            let a = _mm256_maddubs_epi16(_mm256_set1_epi32(xa as i32), _mm256_loadu_si256(wa.cast()));
+            let b = _mm256_maddubs_epi16(_mm256_set1_epi32(xb as i32), _mm256_loadu_si256(wb.cast()));
+            _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_add_epi16(a, b), _mm256_set1_epi16(1)))
+        }
+    }
     #[inline(always)]
     unsafe fn dot(acc: __m256i, x: *const u8, w: *const i8) -> __m256i {
         // SAFETY: the caller guarantees 32 readable bytes at `x` and `w`, and AVX2.
