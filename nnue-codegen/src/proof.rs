@@ -127,9 +127,10 @@ fn step(arch: &Arch, layer: &nnue_spec::ir::Layer) -> TokenStream {
     let value = match layer.kind {
         LayerKind::Affine { padded_inputs, .. } => {
             let (input, padded) = (input(), int(padded_inputs));
-            // The i16 sums of two chunks, where the column kernel may pair them.
+            // The i16 sums of two chunks, where the loaded layer lets the
+            // column kernel pair them.
             let paired = crate::targets::column_pairs(layer).map(|pairs| {
-                quote!(#rt::overflow::layers::paired(proof, #label, stack, &self.#name.weights, #padded, #rt::overflow::layers::ChunkPairs::#pairs);)
+                quote!(#rt::overflow::layers::paired(proof, #label, stack, &self.#name.weights, #padded, #rt::overflow::layers::ChunkPairs::#pairs, self.#name.paired);)
             });
             quote! {{
                 #paired

@@ -150,5 +150,16 @@ mod tests {
                 }
             }
         }
+        // The kernels this CPU lacks, named.
+        #[cfg(target_arch = "x86_64")]
+        let present = [("avx2", crate::simd::x86::Avx2::new().is_some()), ("avx512", crate::simd::x86::Avx512::new().is_some())];
+        #[cfg(target_arch = "aarch64")]
+        let present = [("neon", crate::simd::aarch64::Neon::new().is_some()), ("neon-dotprod", crate::simd::aarch64::NeonDotprod::new().is_some())];
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        let present: [(&str, bool); 0] = [];
+        let missing: Vec<&str> = present.iter().filter(|(_, here)| !here).map(|(name, _)| *name).collect();
+        if !missing.is_empty() {
+            eprintln!("NOT TESTED on this CPU (it lacks their instructions): {}", missing.join(", "));
+        }
     }
 }

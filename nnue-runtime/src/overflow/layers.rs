@@ -3,6 +3,7 @@
 //! the order of the forward pass; each function records what it proves.
 
 use super::{Int, Interval, OverflowProof};
+use crate::scalar::PairedSums;
 
 /// An affine layer's outputs `biases[o] + sum_i weights[o][i] * input[i]`
 /// (rows of `padded` i8 weights; `input` shorter than `padded` is followed by
@@ -103,13 +104,18 @@ pub fn paired_sums(weights: &[i8], padded: usize, pairs: ChunkPairs) -> Vec<Inte
 }
 
 /// Records `{name} paired sums` (i16, [`paired_sums`]) for a stack whose
-/// column kernel pairs chunks as `pairs`, when every one fits: then the SIMD
-/// backends that can ([`crate::simd::Dot::PAIRS`]) add two chunks' products
-/// in i16 ([`crate::scalar::PairedSums`], decided by the same test).
-/// Otherwise they widen each chunk's, and nothing is recorded.
-pub fn paired(proof: &mut OverflowProof, name: &str, stack: usize, weights: &[i8], padded: usize, pairs: ChunkPairs) {
-    let ranges = paired_sums(weights, padded, pairs);
-    if ranges.iter().all(|&r| Int::I16.fits(r)) {
+/// column kernel pairs chunks as `pairs`, when the layer's loaded
+/// [`PairedSums`] (`decided`, found by the same sums) say they all fit: then
+/// the SIMD backends that can ([`crate::simd::Dot::PAIRS`]) add two chunks'
+/// products in i16. Otherwise they widen each chunk's, and nothing is
+/// recorded.
+pub fn paired(proof: &mut OverflowProof, name: &str, stack: usize, weights: &[i8], padded: usize, pairs: ChunkPairs, decided: PairedSums) {
+    let pairs_here = match pairs {
+        ChunkPairs::Consecutive => decided.consecutive,
+        ChunkPairs::Any => decided.any,
+    };
+    if pairs_here {
+        let ranges = paired_sums(weights, padded, pairs);
         proof.record_lanes(&format!("{name} paired sums"), Int::I16, &ranges, |o| format!("layer stack {stack}, output {o}"));
     }
 }
@@ -316,14 +322,15 @@ mod tests {
         w[..2].fill(64);
         w[4..6].fill(64);
         let mut proof = OverflowProof::default();
-        paired(&mut proof, "fc", 0, &w, 8, ChunkPairs::Consecutive);
+        assert!(PairedSums::of(&w, 8).consecutive);
+        paired(&mut proof, "fc", 0, &w, 8, ChunkPairs::Consecutive, PairedSums::of(&w, 8));
         assert_eq!(proof.bounds()[0].range, Interval::new(0, 4 * 127 * 64));
-        assert!(crate::scalar::PairedSums::of(&w, 8).consecutive);
+        assert!(proof.holds());
         w[5] = 67;
         let mut proof = OverflowProof::default();
-        paired(&mut proof, "fc", 0, &w, 8, ChunkPairs::Any);
+        assert_eq!(PairedSums::of(&w, 8), PairedSums { consecutive: false, any: false });
+        paired(&mut proof, "fc", 0, &w, 8, ChunkPairs::Any, PairedSums::of(&w, 8));
         assert!(proof.bounds().is_empty(), "not recorded when the kernel cannot pair");
-        assert_eq!(crate::scalar::PairedSums::of(&w, 8), crate::scalar::PairedSums { consecutive: false, any: false });
     }
 
     #[test]
