@@ -24,16 +24,17 @@ pub unsafe fn transform_clip<'o, L: Lanes, const L1: usize, const MAX: i16>(
 ) -> &'o mut [u8] {
     const { assert!(L1.is_multiple_of(2 * L::LANES)) };
     assert_eq!(out.len(), 2 * L1);
-    for (p, &perspective) in order.iter().enumerate() {
-        let src = acc[perspective].as_ptr();
-        // SAFETY: reads stay below L1 and writes below 2 * L1 (checked); the
-        // caller guarantees the instructions.
-        unsafe {
-            let dst = out.as_mut_ptr().cast::<u8>().add(p * L1);
-            for j in (0..L1).step_by(2 * L::LANES) {
+    // Both perspectives in one pass, as in the pairwise kernels below.
+    let srcs = order.map(|perspective| acc[perspective].as_ptr());
+    // SAFETY: reads stay below L1 and writes below 2 * L1 (checked); the
+    // caller guarantees the instructions.
+    unsafe {
+        let dst = out.as_mut_ptr().cast::<u8>();
+        for j in (0..L1).step_by(2 * L::LANES) {
+            for (p, src) in srcs.iter().enumerate() {
                 let a = L::clamp(L::load(src.add(j)), MAX);
                 let b = L::clamp(L::load(src.add(j + L::LANES)), MAX);
-                L::pack_store(dst.add(j), a, b);
+                L::pack_store(dst.add(p * L1 + j), a, b);
             }
         }
     }
@@ -59,18 +60,20 @@ macro_rules! pairwise {
             const { assert!((L1 / 2) % (2 * L::LANES) == 0 && $requires(MAX as i64, $shift as i64)) };
             let half = L1 / 2;
             assert_eq!(out.len(), L1);
-            for (p, &perspective) in order.iter().enumerate() {
-                let src = acc[perspective].as_ptr();
-                // SAFETY: reads stay below L1 and writes below L1 (checked);
-                // the caller guarantees the instructions.
-                unsafe {
-                    let dst = out.as_mut_ptr().cast::<u8>().add(p * half);
-                    for j in (0..half).step_by(2 * L::LANES) {
+            // Both perspectives in one pass: two independent streams of
+            // loads and products per step.
+            let srcs = order.map(|perspective| acc[perspective].as_ptr());
+            // SAFETY: reads stay below L1 and writes below L1 (checked);
+            // the caller guarantees the instructions.
+            unsafe {
+                let dst = out.as_mut_ptr().cast::<u8>();
+                for j in (0..half).step_by(2 * L::LANES) {
+                    for (p, src) in srcs.iter().enumerate() {
                         let a0 = L::clamp(L::load(src.add(j)), MAX);
                         let a1 = L::clamp(L::load(src.add(j + L::LANES)), MAX);
                         let b0 = L::$clamp_b(L::load(src.add(half + j)), MAX);
                         let b1 = L::$clamp_b(L::load(src.add(half + j + L::LANES)), MAX);
-                        L::pack_store(dst.add(j), L::$product::<$shift>(a0, b0), L::$product::<$shift>(a1, b1));
+                        L::pack_store(dst.add(p * half + j), L::$product::<$shift>(a0, b0), L::$product::<$shift>(a1, b1));
                     }
                 }
             }
