@@ -18,7 +18,7 @@
 //! // A random net of the same architecture keeps this example self-contained.
 //! let net = sfnnv9_small::Network::from_bytes(&sfnnv9_small::random_net_file(1))?;
 //!
-//! // Any `nnue::runtime::Position`; shakmaty's `Chess` is one (runtime feature `shakmaty`).
+//! // Any `nnue::runtime::Position`; shakmaty's `Chess` is one (this crate's feature `shakmaty`).
 //! let pos = nnue::runtime::shakmaty::chess_from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")?;
 //! let eval = net.evaluate(&pos);
 //! assert_eq!(eval.bucket, 7); // 32 pieces: layer stack (32 - 1) / 4

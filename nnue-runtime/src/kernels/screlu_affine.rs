@@ -97,8 +97,13 @@ mod tests {
                 .chunks_exact(IN)
                 .map(|row| squares.iter().zip(row).fold(0i32, |a, (&x, &w)| a.wrapping_add(x.wrapping_mul(i32::from(w)))))
                 .collect();
-            // The same from accumulator lanes (of either sign) in two halves.
-            let lanes: [i16; IN] = core::array::from_fn(|i| i16::from(input[i]) * if i % 3 == 0 { -1 } else { 1 });
+            // The same from accumulator lanes (of either sign, and beyond
+            // 255 for every fourth) in two halves.
+            let lanes: [i16; IN] = core::array::from_fn(|i| match i % 4 {
+                0 => -i16::from(input[i]),
+                3 => rng.next_u64() as i16,
+                _ => i16::from(input[i]),
+            });
             let mut clamped_squares = [0i32; IN];
             crate::scalar::screlu(&lanes, i32::from(max), &mut clamped_squares);
             let expected_lanes: Vec<i32> = weights
