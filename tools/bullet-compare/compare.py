@@ -24,6 +24,12 @@ For each net this script
   4. prints a markdown table per net: per operation and round, ours (ns per
      position), the engine's, ours / engine, then the medians of the rounds.
 
+For Obsidian, each round also times `eval` in one harness: Obsidian's
+timing code built again with -DNNUE_FFI and linked with ffi/ (a static
+library of C entry points into our Obsidian network), which times both
+evaluations by the same code, one pass of each in turn, after checking that
+they agree on every position. Rows "eval, acc. ready, one harness".
+
 Example:
   python3 tools/bullet-compare/compare.py --obsidian /path/to/Obsidian.git \\
       --akimbo /path/to/akimbo.git --rounds 5
@@ -44,11 +50,12 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 HARNESS = HERE / "harness"
+FFI = HERE / "ffi"
 NETS_DIR = REPO / "tests" / "nets" / "bullet"
 REFERENCE = REPO / "tests" / "reference" / "bullet"
 
 # Bump when the patching or the build commands below change.
-PATCH_VERSION = "bullet-compare-1"
+PATCH_VERSION = "bullet-compare-2"
 
 ENGINES = {
     "obsidian": dict(
@@ -85,6 +92,7 @@ OUR_COLUMNS = {"refresh": "refresh (ns)", "eval": "eval, acc. ready (ns)"}
 OP_TEXT = {
     "refresh": "refresh (both accumulators from scratch + eval)",
     "eval": "eval, acc. ready",
+    "one": "eval, acc. ready, one harness",
 }
 
 
@@ -214,6 +222,51 @@ def build_obsidian(gitdir, commit, net, build_dir, target):
     log_text = (root / "build.log").read_text() if (root / "build.log").is_file() else ""
     command = next((l for l in log_text.splitlines() if l.startswith("g++ ")), "(see build.log)")
     return exe, full, original, f"`make nopgo build={target}` with FILES/EXE overridden, i.e. `{command}`"
+
+
+def build_obsidian_one(exe, build_dir):
+    """The Obsidian harness again, with -DNNUE_FFI and linked with our library
+    (ffi/, built here with the default release profile, as our binary is):
+    the one-harness timing. Rebuilt every run (cargo and the link are quick
+    when nothing changed)."""
+    root = exe.parent
+    lib_dir = Path(build_dir) / "ffi-target"
+    env = dict(os.environ, CARGO_TARGET_DIR=str(lib_dir))
+    env.pop("RUSTFLAGS", None)
+    out = run(["cargo", "build", "--release", "--locked", "--manifest-path", str(FFI / "Cargo.toml")], env=env)
+    if out.returncode != 0:
+        sys.stderr.write(out.stdout[-6000:])
+        die("cargo build of tools/bullet-compare/ffi failed")
+    lib = lib_dir / "release" / "libnnue_bullet_ffi.a"
+    log_text = (root / "build.log").read_text()
+    command = next((l for l in log_text.splitlines() if l.startswith("g++ ")), None)
+    if command is None:
+        die(f"no g++ command in {root / 'build.log'}")
+    words = shlex.split(command)
+    if "-o" not in words:
+        die(f"no `-o` in the Obsidian build command: {command}")
+    one = root / "nnue_compare_one.elf"
+    words[words.index("-o") + 1] = one.name
+    words = words[:1] + ["-DNNUE_FFI"] + words[1:] + [str(lib), "-ldl", "-lm"]
+    log(f"[build] obsidian, one harness: g++ -DNNUE_FFI ... {lib.name} (in {root})")
+    out = run(words, cwd=root)
+    if out.returncode != 0 or not one.is_file():
+        sys.stderr.write(out.stdout[-6000:])
+        die("link of the one-harness Obsidian build failed")
+    return one
+
+
+def run_one(exe, core, positions, runs, net, isa):
+    """Obsidian's and our evaluation timed by Obsidian's harness: (ours, theirs) in ns."""
+    cmd = ["taskset", "-c", str(core), str(exe), "one", str(positions), str(runs), str(net), isa]
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if out.returncode != 0:
+        die(f"{' '.join(cmd)} failed: {out.stderr.strip()}")
+    for l in out.stdout.splitlines():
+        f = l.split("\t")
+        if f[0] == "one" and len(f) >= 4:
+            return float(f[2]), float(f[1])
+    die(f"one-harness run printed {out.stdout!r}")
 
 
 def build_akimbo(gitdir, commit, net, build_dir, rustflags):
@@ -376,9 +429,11 @@ def main():
         cfg = ENGINES[engine]
         net = NETS_DIR / f"{cfg['net']}.bin"
         gitdir = git_dir(getattr(args, engine))
+        one = None
         if engine == "obsidian":
             exe, full, original, how = build_obsidian(gitdir, args.obsidian_commit, net, args.build_dir,
                                                       args.obsidian_build)
+            one = build_obsidian_one(exe, args.build_dir)
         else:
             exe, full, original, how = build_akimbo(gitdir, args.akimbo_commit, net, args.build_dir,
                                                     args.akimbo_rustflags)
@@ -402,6 +457,10 @@ def main():
             f"- check: {summary}",
             f"- positions: {count} (`{positions}`; both programs)",
         ]
+        if one:
+            report.append(f"- one harness: `{one.name}` (the harness with -DNNUE_FFI, linked with "
+                          f"`tools/bullet-compare/ffi`, our `--isa {args.isa}`): both outputs equal on every "
+                          "position, checked before timing")
         if wide:
             report.append(f"- NOTE: this CPU has AVX-512 and the engine build may use it; ours is `--isa {args.isa}`")
         if args.check_only:
@@ -415,11 +474,13 @@ def main():
             ours = run_ours(nnue, args.core, net, cfg["arch"], args.isa, positions, args.runs)
             if not engine_first:
                 theirs = run_engine(engine, exe, args.core, positions, args.runs)
-            log("    " + ", ".join(f"{op}: ours {ours[op]:.0f}, {engine} {theirs[op]:.0f}" for op in OPS))
+            if one:
+                ours["one"], theirs["one"] = run_one(one, args.core, positions, args.runs, net, args.isa)
+            log("    " + ", ".join(f"{op}: ours {ours[op]:.0f}, {engine} {theirs[op]:.0f}" for op in ours))
             rounds.append((ours, theirs))
         report += ["", f"| operation | round | nnue (ns) | {cfg['title']} (ns) | nnue / {cfg['title']} |",
                    "|---|---:|---:|---:|---:|"]
-        for op in OPS:
+        for op in OPS + (["one"] if one else []):
             ratios = []
             for i, (ours, theirs) in enumerate(rounds):
                 ratio = ours[op] / theirs[op] if theirs[op] > 0 else float("nan")

@@ -9,6 +9,17 @@
 //   nnue_compare dump  <positions>                 -> "fen<TAB>output" per position
 //   nnue_compare bench <positions> <runs> <ops>    -> "bench<TAB>op<TAB>ns<TAB>positions<TAB>checksum"
 //
+// Built with -DNNUE_FFI and linked with tools/bullet-compare/ffi (our
+// library's C entry points), it also has
+//
+//   nnue_compare one <positions> <runs> <net> <isa> -> "one<TAB>obsidian ns<TAB>nnue ns<TAB>positions"
+//
+// which times the `eval` operation below for Obsidian's NNUE::evaluate and
+// for ours (nnue_ffi_evaluate, the side to move and piece count computed
+// by the caller, as `nnue bench` does) by the same code: one pass of each
+// in turn (which goes first alternates), after checking that both give the
+// same output on every position; the median over <runs> passes of each.
+//
 // <positions>: a TSV whose first column is a FEN (timing_moves.tsv format, or
 // a reference file); blank lines and lines starting with '#' are skipped.
 // <ops>: comma-separated, from `refresh` and `eval`.
@@ -100,6 +111,80 @@ inline int refresh_and_evaluate(Position& pos) {
   return NNUE::evaluate(accumulator, pos);
 }
 
+#ifdef NNUE_FFI
+extern "C" {
+struct NnueHandle;
+NnueHandle* nnue_ffi_load(const char* path, const char* isa);
+int nnue_ffi_refresh(NnueHandle* handle, const char* fen);
+int nnue_ffi_evaluate(const NnueHandle* handle, int white_to_move, int pieces);
+}
+
+int one_harness(const std::vector<std::string>& fens, std::vector<Position>& positions, int runs, const char* net,
+                const char* isa) {
+  NnueHandle* ours = nnue_ffi_load(net, isa);
+  if (!ours)
+    return 1;
+  auto white = [](const Position& pos) { return pos.sideToMove == WHITE ? 1 : 0; };
+  auto pieces = [](const Position& pos) { return BitCount(pos.pieces()); };
+  for (std::size_t i = 0; i < fens.size(); ++i) {
+    if (nnue_ffi_refresh(ours, fens[i].c_str()) != 0) {
+      std::fprintf(stderr, "nnue_compare: our library rejects %s\n", fens[i].c_str());
+      return 1;
+    }
+    accumulator.refresh(positions[i], WHITE);
+    accumulator.refresh(positions[i], BLACK);
+    const int theirs = NNUE::evaluate(accumulator, positions[i]);
+    const int mine = nnue_ffi_evaluate(ours, white(positions[i]), pieces(positions[i]));
+    if (theirs != mine) {
+      std::fprintf(stderr, "nnue_compare: %s: Obsidian %d, ours %d\n", fens[i].c_str(), theirs, mine);
+      return 1;
+    }
+  }
+  const double overhead = clock_overhead_ns();
+  std::int64_t checksum = 0;
+  auto obsidian_pass = [&]() {
+    double total = 0;
+    for (Position& pos : positions) {
+      escape(&pos);
+      escape(&accumulator);
+      accumulator.refresh(pos, WHITE);
+      accumulator.refresh(pos, BLACK);
+      keep(NNUE::evaluate(accumulator, pos));
+      escape(&accumulator);
+      total += timed([&] { return int(NNUE::evaluate(accumulator, pos)); }, checksum) - overhead;
+    }
+    return total / double(positions.size());
+  };
+  auto ours_pass = [&]() {
+    double total = 0;
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+      nnue_ffi_refresh(ours, fens[i].c_str());
+      const int side = white(positions[i]), count = pieces(positions[i]);
+      keep(nnue_ffi_evaluate(ours, side, count));
+      total += timed([&] { return nnue_ffi_evaluate(ours, side, count); }, checksum) - overhead;
+    }
+    return total / double(positions.size());
+  };
+  obsidian_pass();  // warm-up
+  ours_pass();
+  std::vector<double> theirs, mine;
+  for (int r = 0; r < runs; ++r) {
+    if (r % 2 == 0) {
+      theirs.push_back(obsidian_pass());
+      mine.push_back(ours_pass());
+    } else {
+      mine.push_back(ours_pass());
+      theirs.push_back(obsidian_pass());
+    }
+  }
+  std::sort(theirs.begin(), theirs.end());
+  std::sort(mine.begin(), mine.end());
+  std::printf("one\t%.1f\t%.1f\t%zu\t%lld\n", theirs[theirs.size() / 2], mine[mine.size() / 2], positions.size(),
+              (long long) checksum);
+  return 0;
+}
+#endif
+
 int usage() {
   std::fprintf(stderr, "usage: nnue_compare dump <positions> | bench <positions> <runs> <refresh,eval>\n");
   return 2;
@@ -133,6 +218,10 @@ int main(int argc, char** argv) {
       std::printf("%s\t%d\n", fens[i].c_str(), refresh_and_evaluate(positions[i]));
     return 0;
   }
+#ifdef NNUE_FFI
+  if (command == "one" && argc >= 6)
+    return one_harness(fens, positions, std::max(1, std::atoi(argv[3])), argv[4], argv[5]);
+#endif
   if (command != "bench" || argc < 5)
     return usage();
 
