@@ -69,8 +69,7 @@ pub unsafe fn screlu_affine_accumulators<D: Dot, const L1: usize, const OUT: usi
             // The two halves side by side: two independent sums.
             let (mut a, mut b) = (D::zero(), D::zero());
             for i in (0..L1).step_by(2 * D::LANES) {
-                a = D::screlu_dot_i16(a, x0.add(i), w0.add(i), max);
-                b = D::screlu_dot_i16(b, x1.add(i), w1.add(i), max);
+                (a, b) = D::screlu_dot_i16_pair((a, b), (x0.add(i), w0.add(i)), (x1.add(i), w1.add(i)), max);
             }
             *sum = D::hsum(D::add(a, b));
         }

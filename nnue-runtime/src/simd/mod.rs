@@ -230,6 +230,23 @@ pub unsafe trait Dot: Copy {
     /// # Safety
     /// `x` and `w` are valid for `2 * LANES` reads; the CPU supports the ISA.
     unsafe fn screlu_dot_i16(acc: Self::S, x: *const i16, w: *const i16, max: i16) -> Self::S;
+    /// [`Self::screlu_dot_i16`] of two inputs side by side (the two
+    /// accumulators' lanes at the same offset): `(screlu_dot_i16(a, xa, wa,
+    /// max), screlu_dot_i16(b, xb, wb, max))`. A backend may clamp both
+    /// inputs in fewer steps than two clamps (with `max` 255, a saturating
+    /// pack to u8 clamps both at once).
+    /// # Safety
+    /// As [`Self::screlu_dot_i16`], for both inputs.
+    #[inline(always)]
+    unsafe fn screlu_dot_i16_pair(
+        (a, b): (Self::S, Self::S),
+        (xa, wa): (*const i16, *const i16),
+        (xb, wb): (*const i16, *const i16),
+        max: i16,
+    ) -> (Self::S, Self::S) {
+        // SAFETY: the caller's guarantees are screlu_dot_i16's, for each input.
+        unsafe { (Self::screlu_dot_i16(a, xa, wa, max), Self::screlu_dot_i16(b, xb, wb, max)) }
+    }
     /// The sum of all lanes (wrapping).
     /// # Safety
     /// The CPU supports the ISA.

@@ -52,6 +52,32 @@ macro_rules! dot_registers {
             }
         }
         #[inline(always)]
+        unsafe fn screlu_dot_i16_pair(
+            (a, b): (__m256i, __m256i),
+            (xa, wa): (*const i16, *const i16),
+            (xb, wb): (*const i16, *const i16),
+            max: i16,
+        ) -> (__m256i, __m256i) {
+            if max != 255 {
+                // SAFETY: the caller's guarantees are screlu_dot_i16's.
+                return unsafe { (Self::screlu_dot_i16(a, xa, wa, max), Self::screlu_dot_i16(b, xb, wb, max)) };
+            }
+            // SAFETY: the caller guarantees 16 readable lanes at each of
+            // `xa`, `wa`, `xb` and `wb`, and AVX2.
+            unsafe {
+                // One saturating pack clamps both inputs to 0..=255: each
+                // 128-bit half holds 8 of `xa`'s lanes then 8 of `xb`'s, so
+                // widening the low and high bytes of each half gives the
+                // clamped lanes back in their own order.
+                let packed = _mm256_packus_epi16(_mm256_loadu_si256(xa.cast()), _mm256_loadu_si256(xb.cast()));
+                let ma = _mm256_unpacklo_epi8(packed, _mm256_setzero_si256());
+                let mb = _mm256_unpackhi_epi8(packed, _mm256_setzero_si256());
+                let pa = _mm256_mullo_epi16(ma, _mm256_loadu_si256(wa.cast()));
+                let pb = _mm256_mullo_epi16(mb, _mm256_loadu_si256(wb.cast()));
+                (_mm256_add_epi32(a, _mm256_madd_epi16(pa, ma)), _mm256_add_epi32(b, _mm256_madd_epi16(pb, mb)))
+            }
+        }
+        #[inline(always)]
         unsafe fn hsum(v: __m256i) -> i32 {
             // SAFETY: the caller guarantees AVX2.
             unsafe { $crate::simd::x86::avx2::hsum256(v) }
