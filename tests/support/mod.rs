@@ -96,9 +96,23 @@ pub fn bytes(path: &Path) -> Vec<u8> {
 /// list (`/proc/cpuinfo`) says this CPU has, so a detection bug cannot hide
 /// a backend; the backends this CPU lacks are named on stderr (`.ci/run`
 /// prints the same list once, from the same flags).
+///
+/// `NNUE_ONLY_ISAS` (comma-separated names) narrows the list to those
+/// backends, each of which must be available: for runs under a slow
+/// emulator (`tools/bochs-test.sh`), where the backends the host runs
+/// natively need not run again.
 pub fn isas() -> Vec<nnue::runtime::Isa> {
     use nnue::runtime::Isa;
-    let available = Isa::available();
+    let mut available = Isa::available();
+    if let Ok(only) = std::env::var("NNUE_ONLY_ISAS") {
+        let only: Vec<Isa> = only.split(',').map(|n| Isa::from_name(n.trim()).unwrap()).collect();
+        for isa in &only {
+            assert!(available.contains(isa), "NNUE_ONLY_ISAS names {}, which this CPU cannot run", isa.name());
+        }
+        available.retain(|isa| only.contains(isa));
+        eprintln!("NNUE_ONLY_ISAS: testing only {}", only.iter().map(|i| i.name()).collect::<Vec<_>>().join(", "));
+        return available;
+    }
     if let Ok(expected) = std::env::var("NNUE_EXPECT_ISAS") {
         let expected: Vec<Isa> = expected.split(',').map(|n| Isa::from_name(n.trim()).unwrap()).collect();
         assert_eq!(available, expected, "NNUE_EXPECT_ISAS");

@@ -1,0 +1,168 @@
+#!/bin/bash
+# Runs test binaries on an emulated AVX-512 VNNI CPU: Bochs (Debian's 2.7,
+# CPU model `tigerlake`: AVX-512 F/BW/VL/DQ and VNNI, no AVX-VNNI) booting
+# Debian's Linux 6.12 with the tests, the nets and the reference files in an
+# initramfs. For a machine whose CPU lacks AVX-512: qemu's TCG has no AVX-512,
+# Bochs has. It checks results, never speed (Bochs runs some 40 million
+# instructions a second).
+#
+# Usage: tools/bochs-test.sh ISAS [cargo test arguments...]
+#   ISAS: the backends to test, comma-separated (e.g. avx512,avx512-vnni):
+#   the tests see them as NNUE_ONLY_ISAS (tests/support), so they test
+#   exactly those, each of which the emulated CPU must have.
+#   cargo test arguments: which tests to build, e.g. `-p nnue --test reference`
+#   (`--no-run`, the target and the release profile are added).
+# Environment: NNUE_NETS_DIR (where the nets are; default ~/.cache/nnue/nets,
+#   every net there whose SHA-256 tools/nets.tsv lists goes into the guest),
+#   BOCHS_DIR (work directory; default ${TMPDIR:-/tmp}/nnue-bochs),
+#   BOCHS_MEGS (guest memory in MB; default and most 2048),
+#   BOCHS_TIMEOUT (seconds; default 5400).
+# Exit status: 0 when every test binary in the guest exited 0.
+#
+# Notes on the setup (found while making it work):
+# - Bochs 2.7's tigerlake model misreports the XSAVES (compacted) area size
+#   and the PKRU state's size; the kernel then disables XSAVE altogether
+#   (no AVX at all). `clearcpuid=xsaves,xsavec,pku,ospke` makes it use the
+#   standard format, whose sizes are right: AVX-512 state is enabled.
+# - Debian 12's own kernel (6.1) hangs under Bochs after "LSM: Security
+#   Framework initializing"; the bookworm-backports-built 6.12 boots.
+# - The tests are linked statically (glibc, `+crt-static`): the guest has
+#   only busybox.
+# - Inside the guest, tests/support's net fetcher (`python3
+#   tools/fetch-nets.py`) is a busybox script checking the net's SHA-256
+#   against tools/nets.tsv: nothing is fetched, nothing unverified is used.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+ISAS=${1:?usage: bochs-test.sh ISAS [cargo test args]}
+shift
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+NETS=${NNUE_NETS_DIR:-$HOME/.cache/nnue/nets}
+WORK=${BOCHS_DIR:-${TMPDIR:-/tmp}/nnue-bochs}
+MEGS=${BOCHS_MEGS:-2048}
+t0=$SECONDS
+
+need=()
+for p in bochs bochsbios vgabios bochs-term isolinux syslinux-common xorriso busybox-static cpio; do
+    dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+    apt-get update -qq
+    apt-get install -y -q --no-install-recommends "${need[@]}" | grep -E '^After this|^Fetched' || true
+fi
+mkdir -p "$WORK"
+# The newest Linux 6.12 image in the package index, unpacked (not installed).
+if ! [ -f "$WORK/vmlinuz" ]; then
+    pkg=$(apt-cache search --names-only '^linux-image-6\.12\.[0-9.]+\+deb12-amd64$' | awk '{print $1}' | sort -V | tail -1)
+    [ -n "$pkg" ] || { apt-get update -qq; pkg=$(apt-cache search --names-only '^linux-image-6\.12\.[0-9.]+\+deb12-amd64$' | awk '{print $1}' | sort -V | tail -1); }
+    [ -n "$pkg" ] || { echo "no linux-image-6.12 package in the index" >&2; exit 1; }
+    rm -rf "$WORK/kernel" && mkdir -p "$WORK/kernel"
+    (cd "$WORK/kernel" && apt-get download -q "$pkg" 2>&1 | grep -v unsandboxed || true)
+    dpkg-deb --fsys-tarfile "$WORK"/kernel/*.deb | tar -x -C "$WORK/kernel" --wildcards './boot/vmlinuz-*'
+    cp "$WORK"/kernel/boot/vmlinuz-* "$WORK/vmlinuz"
+    rm -rf "$WORK/kernel"
+fi
+echo "tools ready: $((SECONDS - t0))s"
+
+# The test binaries, statically linked (the target is named so that the
+# flags reach only the tests, not build scripts and proc macros).
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$REPO/target/bochs}
+export CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUSTFLAGS="-C target-feature=+crt-static"
+mapfile -t tests < <(cd "$REPO" && cargo test --release --no-run --target x86_64-unknown-linux-gnu --message-format=json "$@" \
+    | python3 -c 'import json,sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
+        print(m["executable"])')
+[ ${#tests[@]} -gt 0 ] || { echo "no test binary built" >&2; exit 1; }
+echo "built ${#tests[@]} test binaries: $((SECONDS - t0))s"
+
+# The guest's root: busybox, the tests, the nets, and the repository files the
+# tests read, at the same absolute paths as here (the tests find the
+# repository by the path they were compiled in).
+ROOT=$WORK/root
+rm -rf "$ROOT" && mkdir -p "$ROOT"/{bin,proc,sys,dev,tmp,tests,nets}
+cp /bin/busybox "$ROOT/bin/"
+for c in sh mount poweroff echo cat ls grep awk sha256sum stat env sync; do ln -s busybox "$ROOT/bin/$c"; done
+mkdir -p "$ROOT$REPO/tools" "$ROOT$REPO/tests/nets"
+cp "$REPO/tools/fetch-nets.py" "$REPO/tools/nets.tsv" "$ROOT$REPO/tools/"
+cp -r "$REPO/tests/reference" "$ROOT$REPO/tests/"
+cp -r "$REPO/tests/nets/bullet" "$ROOT$REPO/tests/nets/"
+grep -v '^#' "$REPO/tools/nets.tsv" | awk -F'\t' 'NR > 1 {print $1, $3}' | while read -r name sha; do
+    if [ -f "$NETS/$name" ]; then cp "$NETS/$name" "$ROOT/nets/"; echo "$sha  /nets/$name" >> "$ROOT/nets/SHA256SUMS"; fi
+done
+for t in "${tests[@]}"; do cp "$t" "$ROOT/tests/"; done
+# The net fetcher of tests/support, in the guest: verify, never fetch.
+cat > "$ROOT/bin/python3" <<'EOF'
+#!/bin/sh
+# python3 tools/fetch-nets.py --dest DIR NAME: checks /nets/NAME's SHA-256.
+name=$4
+grep "  /nets/$name\$" /nets/SHA256SUMS | sha256sum -c -s || { echo "net $name missing or not verified" >&2; exit 1; }
+EOF
+chmod +x "$ROOT/bin/python3"
+cat > "$ROOT/init" <<EOF
+#!/bin/sh
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+export PATH=/bin NNUE_NETS_DIR=/nets NNUE_ONLY_ISAS=$ISAS RUST_TEST_THREADS=1 RUST_BACKTRACE=1
+echo "=== guest: \$(grep -m1 'model name' /proc/cpuinfo)"
+echo "=== guest flags: \$(grep -m1 '^flags' /proc/cpuinfo | grep -o -w -E 'avx2|avx512f|avx512bw|avx512vl|avx512_vnni|avx_vnni' | tr '\n' ' ')"
+for t in /tests/*; do
+    echo "=== run \$t"
+    \$t --test-threads=1 --nocapture
+    echo "=== exit \$? \$t"
+done
+echo "=== guest done"
+poweroff -f
+EOF
+chmod +x "$ROOT/init"
+
+ISO=$WORK/iso
+rm -rf "$ISO" && mkdir -p "$ISO/isolinux"
+(cd "$ROOT" && find . | cpio -o -H newc --quiet) > "$ISO/initrd"
+cp "$WORK/vmlinuz" "$ISO/vmlinuz"
+cp /usr/lib/ISOLINUX/isolinux.bin /usr/lib/syslinux/modules/bios/ldlinux.c32 "$ISO/isolinux/"
+cat > "$ISO/isolinux/isolinux.cfg" <<'EOF'
+DEFAULT linux
+PROMPT 0
+TIMEOUT 0
+LABEL linux
+  KERNEL /vmlinuz
+  INITRD /initrd
+  APPEND console=ttyS0,115200 loglevel=3 nokaslr mitigations=off nosmp lpj=4000000 tsc=reliable clearcpuid=xsaves,xsavec,pku,ospke
+EOF
+xorriso -as mkisofs -quiet -o "$WORK/boot.iso" -b isolinux/isolinux.bin -c isolinux/boot.cat \
+    -no-emul-boot -boot-load-size 4 -boot-info-table "$ISO" 2>&1 | grep -v RockRidge || true
+rm -rf "$ISO" "$ROOT"
+echo "guest image $(du -h "$WORK/boot.iso" | cut -f1): $((SECONDS - t0))s"
+
+cat > "$WORK/bochsrc" <<EOF
+memory: guest=$MEGS, host=$MEGS
+cpu: model=tigerlake, count=1, ips=50000000
+romimage: file=/usr/share/bochs/BIOS-bochs-latest
+vgaromimage: file=/usr/share/bochs/VGABIOS-lgpl-latest
+ata0-master: type=cdrom, path=$WORK/boot.iso, status=inserted
+boot: cdrom
+display_library: term
+com1: enabled=1, mode=file, dev=$WORK/serial.out
+log: $WORK/bochs.log
+panic: action=fatal
+error: action=ignore
+info: action=ignore
+clock: sync=none
+EOF
+# Debian's Bochs is built with its debugger, which waits for commands: continue.
+printf 'c\nquit\n' > "$WORK/debugger.rc"
+rm -f "$WORK/serial.out"
+t1=$SECONDS
+# The terminal display needs a terminal: `script` gives it one.
+timeout "${BOCHS_TIMEOUT:-5400}" script -qfec "bochs-bin -q -f $WORK/bochsrc -rc $WORK/debugger.rc" /dev/null \
+    > "$WORK/bochs.out" 2>&1 < /dev/null || true
+echo "bochs: $((SECONDS - t1))s"
+grep -v '^\[' "$WORK/serial.out" | grep -v -E '^(Probing EDD|KASLR|Poking KASLR|$)' || true
+grep -q '^=== guest done' "$WORK/serial.out" || { echo "the guest did not finish (see $WORK/serial.out)" >&2; exit 1; }
+runs=$(grep -c '^=== exit ' "$WORK/serial.out")
+failed=$(grep '^=== exit ' "$WORK/serial.out" | grep -v -c '^=== exit 0 ' || true)
+[ "$runs" -eq ${#tests[@]} ] || { echo "$runs of ${#tests[@]} test binaries ran" >&2; exit 1; }
+[ "$failed" -eq 0 ] || { echo "$failed test binaries failed" >&2; exit 1; }
+echo "all ${#tests[@]} test binaries passed on the emulated CPU ($ISAS): $((SECONDS - t0))s"
