@@ -16,7 +16,9 @@
 #   every net there whose SHA-256 tools/nets.tsv lists goes into the guest),
 #   BOCHS_DIR (work directory; default ${TMPDIR:-/tmp}/nnue-bochs),
 #   BOCHS_MEGS (guest memory in MB; default and most 2048),
-#   BOCHS_TIMEOUT (seconds; default 5400).
+#   BOCHS_TIMEOUT (seconds; default 5400),
+#   BOCHS_TEST_ARGS (arguments for every test binary in the guest, e.g. test
+#   name filters), NNUE_INCREMENTAL_STEPS (passed on to the guest).
 # Exit status: 0 when every test binary in the guest exited 0.
 #
 # Notes on the setup (found while making it work):
@@ -105,11 +107,12 @@ mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 export PATH=/bin NNUE_NETS_DIR=/nets NNUE_ONLY_ISAS=$ISAS RUST_TEST_THREADS=1 RUST_BACKTRACE=1
+${NNUE_INCREMENTAL_STEPS:+export NNUE_INCREMENTAL_STEPS=$NNUE_INCREMENTAL_STEPS}
 echo "=== guest: \$(grep -m1 'model name' /proc/cpuinfo)"
 echo "=== guest flags: \$(grep -m1 '^flags' /proc/cpuinfo | grep -o -w -E 'avx2|avx512f|avx512bw|avx512vl|avx512_vnni|avx_vnni' | tr '\n' ' ')"
 for t in /tests/*; do
     echo "=== run \$t"
-    \$t --test-threads=1 --nocapture
+    \$t --test-threads=1 --nocapture ${BOCHS_TEST_ARGS:-}
     echo "=== exit \$? \$t"
 done
 echo "=== guest done"
@@ -155,9 +158,15 @@ EOF
 printf 'c\nquit\n' > "$WORK/debugger.rc"
 rm -f "$WORK/serial.out"
 t1=$SECONDS
-# The terminal display needs a terminal: `script` gives it one.
+# The terminal display needs a terminal: `script` gives it one. Its input
+# must stay open: at the end of its input `script` stops copying the
+# terminal's output, which then fills up and stops Bochs.
+rm -f "$WORK/stdin" && mkfifo "$WORK/stdin"
+sleep "${BOCHS_TIMEOUT:-5400}" > "$WORK/stdin" &
+keep_open=$!
 timeout "${BOCHS_TIMEOUT:-5400}" script -qfec "bochs-bin -q -f $WORK/bochsrc -rc $WORK/debugger.rc" /dev/null \
-    > "$WORK/bochs.out" 2>&1 < /dev/null || true
+    > "$WORK/bochs.out" 2>&1 < "$WORK/stdin" || true
+kill $keep_open 2>/dev/null || true
 echo "bochs: $((SECONDS - t1))s"
 grep -v '^\[' "$WORK/serial.out" | grep -v -E '^(Probing EDD|KASLR|Poking KASLR|$)' || true
 grep -q '^=== guest done' "$WORK/serial.out" || { echo "the guest did not finish (see $WORK/serial.out)" >&2; exit 1; }
