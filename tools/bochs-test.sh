@@ -44,7 +44,7 @@ MEGS=${BOCHS_MEGS:-2048}
 t0=$SECONDS
 
 need=()
-for p in bochs bochsbios vgabios bochs-term isolinux syslinux-common xorriso busybox-static cpio; do
+for p in bochs bochsbios vgabios isolinux syslinux-common xorriso busybox-static cpio; do
     dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -146,7 +146,7 @@ romimage: file=/usr/share/bochs/BIOS-bochs-latest
 vgaromimage: file=/usr/share/bochs/VGABIOS-lgpl-latest
 ata0-master: type=cdrom, path=$WORK/boot.iso, status=inserted
 boot: cdrom
-display_library: term
+display_library: rfb, options="timeout=0"
 com1: enabled=1, mode=file, dev=$WORK/serial.out
 log: $WORK/bochs.log
 panic: action=fatal
@@ -158,15 +158,7 @@ EOF
 printf 'c\nquit\n' > "$WORK/debugger.rc"
 rm -f "$WORK/serial.out"
 t1=$SECONDS
-# The terminal display needs a terminal: `script` gives it one. Its input
-# must stay open: at the end of its input `script` stops copying the
-# terminal's output, which then fills up and stops Bochs.
-rm -f "$WORK/stdin" && mkfifo "$WORK/stdin"
-sleep "${BOCHS_TIMEOUT:-5400}" > "$WORK/stdin" &
-keep_open=$!
-timeout "${BOCHS_TIMEOUT:-5400}" script -qfec "bochs-bin -q -f $WORK/bochsrc -rc $WORK/debugger.rc" /dev/null \
-    > "$WORK/bochs.out" 2>&1 < "$WORK/stdin" || true
-kill $keep_open 2>/dev/null || true
+timeout "${BOCHS_TIMEOUT:-5400}" bochs-bin -q -f "$WORK/bochsrc" -rc "$WORK/debugger.rc" > "$WORK/bochs.out" 2>&1 < /dev/null || true
 echo "bochs: $((SECONDS - t1))s"
 grep -v '^\[' "$WORK/serial.out" | grep -v -E '^(Probing EDD|KASLR|Poking KASLR|$)' || true
 grep -q '^=== guest done' "$WORK/serial.out" || { echo "the guest did not finish (see $WORK/serial.out)" >&2; exit 1; }
