@@ -26,8 +26,11 @@
 #   and the PKRU state's size; the kernel then disables XSAVE altogether
 #   (no AVX at all). `clearcpuid=xsaves,xsavec,pku,ospke` makes it use the
 #   standard format, whose sizes are right: AVX-512 state is enabled.
-# - Debian 12's own kernel (6.1) hangs under Bochs after "LSM: Security
-#   Framework initializing"; the bookworm-backports-built 6.12 boots.
+# - Debian 12's kernel 6.1 hangs under Bochs after "LSM: Security Framework
+#   initializing"; Debian 12's linux-image-6.12 package boots (a minute).
+# - Bochs's terminal display stopped Bochs after some minutes (its output
+#   was no longer read); its VNC display, waiting for no client, needs no
+#   terminal. The guest's console is the serial port, written to a file.
 # - The tests are linked statically (glibc, `+crt-static`): the guest has
 #   only busybox.
 # - Inside the guest, tests/support's net fetcher (`python3
