@@ -57,8 +57,9 @@ fi
 mkdir -p "$WORK"
 # The newest Linux 6.12 image in the package index, unpacked (not installed).
 if ! [ -f "$WORK/vmlinuz" ]; then
-    pkg=$(apt-cache search --names-only '^linux-image-6\.12\.[0-9.]+\+deb12-amd64$' | awk '{print $1}' | sort -V | tail -1)
-    [ -n "$pkg" ] || { apt-get update -qq; pkg=$(apt-cache search --names-only '^linux-image-6\.12\.[0-9.]+\+deb12-amd64$' | awk '{print $1}' | sort -V | tail -1); }
+    newest() { apt-cache search --names-only '^linux-image-6\.12\.[0-9.]+\+deb12-amd64$' | awk '{print $1}' | sort -V | tail -1; }
+    pkg=$(newest)
+    [ -n "$pkg" ] || { apt-get update -qq; pkg=$(newest); }
     [ -n "$pkg" ] || { echo "no linux-image-6.12 package in the index" >&2; exit 1; }
     rm -rf "$WORK/kernel" && mkdir -p "$WORK/kernel"
     (cd "$WORK/kernel" && apt-get download -q "$pkg" 2>&1 | grep -v unsandboxed || true)

@@ -104,8 +104,7 @@ pub fn bytes(path: &Path) -> Vec<u8> {
 pub fn isas() -> Vec<nnue::runtime::Isa> {
     use nnue::runtime::Isa;
     let mut available = Isa::available();
-    if let Ok(only) = std::env::var("NNUE_ONLY_ISAS") {
-        let only: Vec<Isa> = only.split(',').map(|n| Isa::from_name(n.trim()).unwrap()).collect();
+    if let Some(only) = isas_named("NNUE_ONLY_ISAS") {
         for isa in &only {
             assert!(available.contains(isa), "NNUE_ONLY_ISAS names {}, which this CPU cannot run", isa.name());
         }
@@ -113,8 +112,7 @@ pub fn isas() -> Vec<nnue::runtime::Isa> {
         eprintln!("NNUE_ONLY_ISAS: testing only {}", only.iter().map(|i| i.name()).collect::<Vec<_>>().join(", "));
         return available;
     }
-    if let Ok(expected) = std::env::var("NNUE_EXPECT_ISAS") {
-        let expected: Vec<Isa> = expected.split(',').map(|n| Isa::from_name(n.trim()).unwrap()).collect();
+    if let Some(expected) = isas_named("NNUE_EXPECT_ISAS") {
         assert_eq!(available, expected, "NNUE_EXPECT_ISAS");
     } else if cfg!(target_arch = "x86_64") && std::env::var("CI").is_ok_and(|v| v == "true") {
         let expected = x86_isas_from_cpuinfo();
@@ -125,6 +123,12 @@ pub fn isas() -> Vec<nnue::runtime::Isa> {
         }
     }
     available
+}
+
+/// The backends named in environment variable `var` (comma-separated), if set.
+fn isas_named(var: &str) -> Option<Vec<nnue::runtime::Isa>> {
+    let names = std::env::var(var).ok()?;
+    Some(names.split(',').map(|n| nnue::runtime::Isa::from_name(n.trim()).unwrap_or_else(|e| panic!("{var}: {e}"))).collect())
 }
 
 /// The x86 backends whose instructions `/proc/cpuinfo`'s flags list.
