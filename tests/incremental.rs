@@ -239,15 +239,13 @@ fn akimbo_net() {
     }
 }
 
-/// Stockfish 19's net, which loads only with `allow_overflow` (its overflow
-/// proof does not hold; see `tests/reference.rs`): the same walk.
+/// Stockfish 19's net: the same walk.
 #[test]
 fn sf_head_net() {
     use sfnnv16::sfnnv16 as arch;
     let bytes = support::bytes(&support::net("nn-1a298aa575a0.nnue"));
     for isa in support::isas() {
-        let options = nnue::runtime::LoadOptions { isa: Some(isa), allow_overflow: true };
-        let net = arch::Network::from_bytes_with(&bytes, options).unwrap();
+        let net = arch::Network::from_bytes_with(&bytes, nnue::runtime::LoadOptions::isa(isa)).unwrap();
         let what = format!("nn-1a298aa575a0.nnue, {isa}");
         random_walk(&net, steps(), 3 + isa as u64, &what).assert_all_seen(&what);
     }

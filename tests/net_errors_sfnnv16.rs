@@ -12,8 +12,9 @@ nnue::nnue!(include "sfnnv16.ron");
 
 use sfnnv16::Network;
 
-/// The real net's overflow proof does not hold (see `tests/reference.rs`):
-/// these tests load with `allow_overflow`, so that every other check runs.
+/// A damaged net may fail the overflow proof before the check a test is
+/// after: these tests load with `allow_overflow`, so that every other check
+/// runs.
 fn load(bytes: &[u8]) -> Result<Network, LoadError> {
     Network::from_bytes_with(bytes, LoadOptions { isa: Some(nnue::runtime::Isa::Scalar), allow_overflow: true })
 }

@@ -217,21 +217,23 @@ fn sf_18_sfnnv10_psqt_accumulators() {
 
 /// Stockfish 19's net (Stockfish master of 2026-08-03), FullThreats with
 /// Stockfish 19's targets + PP_3Wide + HalfKAv2_hm: every column, on every
-/// backend. Its overflow proof does not hold: its threat rows reach +-127 in
-/// thousands of rows of a lane, so over every legal position the bound of an
-/// accumulator lane leaves i16. It loads with `allow_overflow`; its
-/// accumulators then wrap modulo 2^16, on every backend as in Stockfish.
+/// backend. Its overflow proof holds, though only once pawn pairs come with
+/// their pawns and, in some lanes and king views, each threat's attacked
+/// piece is priced (`overflow::pairwise`): its threat rows reach +-127 in
+/// thousands of rows of a lane, and bounded square by square the lanes leave
+/// i16 by half as much again.
 #[test]
 fn sf_head_sfnnv16() {
     let bytes = std::fs::read(net("nn-1a298aa575a0.nnue")).unwrap();
-    let refused = sfnnv16::Network::from_bytes(&bytes).err().expect("the proof does not hold");
-    assert!(refused.to_string().contains("overflow proof"), "{refused}");
+    let loaded = sfnnv16::Network::from_bytes(&bytes).expect("the proof holds");
+    let accumulator = loaded.overflow_proof().bounds().iter().find(|b| b.value == "transformer accumulator").expect("bounded");
+    assert!(accumulator.holds(), "{accumulator:?}");
     check_loaded(
         "sf_head/nn-1a298aa575a0.tsv",
         "nn-1a298aa575a0.nnue",
         sfnnv16::ENTRY,
         Value::Column("nnue_sum"),
-        nnue::runtime::LoadOptions { allow_overflow: true, ..Default::default() },
+        nnue::runtime::LoadOptions::default(),
     );
 }
 
@@ -243,7 +245,7 @@ fn sf_head_sfnnv16_psqt_accumulators() {
         sfnnv16,
         "sf_head/nn-1a298aa575a0.tsv",
         "nn-1a298aa575a0.nnue",
-        nnue::runtime::LoadOptions { allow_overflow: true, ..Default::default() }
+        nnue::runtime::LoadOptions::default()
     );
 }
 

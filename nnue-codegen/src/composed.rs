@@ -215,23 +215,39 @@ fn set_updates(arch: &Arch, features: impl Fn(&FeatureSet) -> (TokenStream, Toke
 /// The transformer part of the overflow proof; the PSQT ranges in `psqt`.
 /// The first per-piece set is bounded over its king views; with FullThreats
 /// next to it, both together, square by square (a piece's row and its
-/// attacks come with the same piece); every other set by its rows alone
-/// (FullThreats alone: one attacker per square).
+/// attacks come with the same piece), and PP_3Wide with them where that
+/// leaves i16 (a pair's pawns are pieces too); every other set by its rows
+/// alone (FullThreats alone: one attacker per square).
 pub fn proof(arch: &Arch) -> TokenStream {
     let rt = runtime();
     let first = arch.features.iter().position(|f| per_piece(f.kind));
     let threats = arch.features.iter().position(|f| f.kind == FeatureSetKind::FullThreats);
     let joint = first.zip(threats);
+    let pairs = joint.and(arch.features.iter().position(|f| f.kind == FeatureSetKind::PP_3Wide));
     let separate: Vec<&FeatureSet> = arch
         .features
         .iter()
         .enumerate()
-        .filter(|&(i, _)| Some(i) != first && (joint.is_none() || Some(i) != threats))
+        .filter(|&(i, _)| Some(i) != first && (joint.is_none() || Some(i) != threats) && Some(i) != pairs)
         .map(|(_, f)| f)
         .collect();
     let count = crate::tokens::int(separate.len());
-    let others = separate.iter().map(|f| {
+    let rows_bound = |f: &FeatureSet| {
         let (name, label, max) = (field(f.kind), feature_sets::name(f.kind), max_active(f));
+        quote! {
+            #rt::overflow::rows::prove(
+                &mut proof,
+                #label,
+                &transformer.#name.weights,
+                L1,
+                &transformer.#name.psqt_weights,
+                PSQT_BUCKETS,
+                #max,
+            )
+        }
+    };
+    let others = separate.iter().map(|f| {
+        let (name, label) = (field(f.kind), feature_sets::name(f.kind));
         if f.kind == FeatureSetKind::FullThreats {
             // One attacker per square, each with its most attacked pieces.
             quote! {
@@ -245,17 +261,7 @@ pub fn proof(arch: &Arch) -> TokenStream {
                 )
             }
         } else {
-            quote! {
-                #rt::overflow::rows::prove(
-                    &mut proof,
-                    #label,
-                    &transformer.#name.weights,
-                    L1,
-                    &transformer.#name.psqt_weights,
-                    PSQT_BUCKETS,
-                    #max,
-                )
-            }
+            rows_bound(f)
         }
     });
     let params = |f: &FeatureSet| {
@@ -272,14 +278,28 @@ pub fn proof(arch: &Arch) -> TokenStream {
     let psqt = match (first.map(|i| &arch.features[i]), joint) {
         (Some(f), Some((_, t))) => {
             let (params, ty, threats) = (params(f), feature_set_type(f.kind), field(arch.features[t].kind));
+            let pairs = match pairs.map(|p| &arch.features[p]) {
+                Some(p) => {
+                    let (bound, name) = (rows_bound(p), field(p.kind));
+                    quote! {
+                        let pair_rows = #bound;
+                        let pairs = ::core::option::Option::Some((&transformer.#name.weights[..], &pair_rows));
+                    }
+                }
+                None => quote! {
+                    let pairs = ::core::option::Option::<(&[i8], &#rt::overflow::rows::SetBound)>::None;
+                },
+            };
             quote! {
                 #params
-                #rt::overflow::threats::prove_joint::<THREAT_TARGETS, _, _>(
+                #pairs
+                #rt::overflow::threats::prove_joint::<THREAT_TARGETS, _, _, _>(
                     &mut proof,
                     <#ty as #rt::FeatureSet>::index,
                     &params,
                     &transformer.#threats.weights,
                     &transformer.#threats.psqt_weights,
+                    pairs,
                     &others,
                 )
             }

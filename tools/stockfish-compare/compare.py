@@ -29,8 +29,8 @@ Which Stockfish code goes with which net (the default tag is the first one):
   nn-c288c895ea92        sf_18     (EvalFile; SFNNv10, threat inputs)
   nn-1a298aa575a0        stockfish-dev-20260803-762dd1da (EvalFile; SFNNv16, threat inputs)
 
-nn-1a298aa575a0's overflow proof does not hold (archs/README.md), so
-`nnue bench` loads it with --allow-overflow.
+A net marked `allow_overflow` in NETS (none today) is loaded by `nnue` with
+--allow-overflow.
 
 Example:
   python3 tools/stockfish-compare/compare.py --stockfish /path/to/Stockfish \\
@@ -78,8 +78,7 @@ NETS = {
     "sfnnv8-standin-l2560": dict(tags=["sf_16.1"], slot="big", ref="standin-l2560.tsv", ours=True),
     "nn-1c0000000000": dict(tags=["sf_17.1"], slot="big", ref="nn-1c0000000000.tsv", ours=True),
     "nn-c288c895ea92": dict(tags=["sf_18"], slot="big", ref="nn-c288c895ea92.tsv", ours=True),
-    "nn-1a298aa575a0": dict(tags=["stockfish-dev-20260803-762dd1da"], slot="big", ref="nn-1a298aa575a0.tsv", ours=True,
-                            allow_overflow=True),
+    "nn-1a298aa575a0": dict(tags=["stockfish-dev-20260803-762dd1da"], slot="big", ref="nn-1a298aa575a0.tsv", ours=True),
 }
 
 # The reference directory of a tag (tests/reference/<dir>).

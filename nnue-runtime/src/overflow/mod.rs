@@ -8,7 +8,9 @@
 //!   combination of features a legal position can activate;
 //! - [`rows`]: a further feature set summed into the same accumulator,
 //!   bounded by its rows alone; [`threats`]: FullThreats, bounded by one
-//!   attacker per square;
+//!   attacker per square, alone or square by square with the piece-square
+//!   set (and PP_3Wide's pawns); [`pairwise`]: where that leaves i16, one
+//!   lane and king view again, with each feature's second piece priced;
 //! - [`layers`]: the layer stacks, by interval arithmetic from the
 //!   transformer's output range to the evaluation.
 //!
@@ -30,6 +32,7 @@
 //! ```
 
 pub mod layers;
+pub mod pairwise;
 pub mod rows;
 pub mod threats;
 pub mod transformer;

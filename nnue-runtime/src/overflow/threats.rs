@@ -19,7 +19,7 @@
 use super::rows::SetBound;
 use super::transformer::{pieces_allowed, square_name, Bounded, IndexFn, TransformerParams, ACCUMULATOR, PSQT};
 use super::{Int, Interval, OverflowProof};
-use crate::features::{BoardFeatures, FullThreats, Threat};
+use crate::features::{BoardFeatures, FullThreats, PawnPairs, Threat};
 use crate::position::{Color, Piece, PieceKind, Square};
 
 /// The most pieces on a board.
@@ -80,6 +80,8 @@ fn top_positive(values: &mut [i64], k: usize) -> i64 {
 struct Candidate {
     row: Option<usize>,
     group: usize,
+    /// A pawn's place among the pair holders ([`pair_tops`]).
+    pawn: Option<usize>,
     own: bool,
     queen: bool,
 }
@@ -216,12 +218,15 @@ const VIEW_BLOCK: usize = 16;
 /// [`prove_joint`]: `squares` holds the candidates of each other square and
 /// `own` the own king's piece-square feature and threat group;
 /// `row(feature, column)` is a piece-square weight, `tops` the threat
-/// groups' sums, `base(column)` the bias. Calls `each(column, range)`.
+/// groups' sums, `pairs` the pawn pairs' sums by holder ([`pair_tops`]),
+/// `base(column)` the bias. Calls `each(column, range)`.
+#[allow(clippy::too_many_arguments)]
 fn view_bound(
     squares: &[Vec<Candidate>],
     own: (Option<usize>, usize),
     row: impl Fn(usize, usize) -> i64,
     tops: &GroupTops,
+    pairs: Option<&GroupTops>,
     base: impl Fn(usize) -> i64,
     mut each: impl FnMut(usize, Interval),
 ) {
@@ -241,13 +246,15 @@ fn view_bound(
         for (pieces, (h, l)) in squares.iter().zip(hi.iter_mut().zip(lo.iter_mut())) {
             *h = [[0; VIEW_BLOCK]; 4];
             *l = [[0; VIEW_BLOCK]; 4];
-            for &Candidate { row: f, group: g, own, queen } in pieces {
+            for &Candidate { row: f, group: g, pawn, own, queen } in pieces {
                 let slot = 2 * usize::from(!own) + usize::from(!queen);
                 let (top_high, top_low) = (&tops.high[g * width + start..][..n], &tops.low[g * width + start..][..n]);
+                let pairs = pawn.zip(pairs).map(|(p, t)| (&t.high[p * width + start..][..n], &t.low[p * width + start..][..n]));
                 for j in 0..n {
                     let r = f.map_or(0, |f| row(f, start + j));
-                    h[slot][j] = h[slot][j].max(r + top_high[j]);
-                    l[slot][j] = l[slot][j].max(-r + top_low[j]);
+                    let (pair_high, pair_low) = pairs.map_or((0, 0), |(h, l)| (h[j], l[j]));
+                    h[slot][j] = h[slot][j].max(r + top_high[j] + pair_high);
+                    l[slot][j] = l[slot][j].max(-r + top_low[j] + pair_low);
                 }
             }
         }
@@ -280,27 +287,60 @@ fn view_bound(
     }
 }
 
+/// PP_3Wide's rows `weights` (`width` per feature) as [`GroupTops`] by
+/// holder: each pair is held by its pawn on the lower oriented square, and
+/// a pawn of relative colour `c` (0 own, 1 the opponent's) on oriented
+/// square `s`, holder `c * 64 + s`, has one slot per partner square (a
+/// higher square on its file or an adjacent one, ranks 2 to 7), holding
+/// either colour's pawn.
+fn pair_tops<P: Copy + Into<i32>>(weights: &[P], width: usize) -> GroupTops {
+    let a1 = Square::new(0).expect("a1 is a square");
+    let rank = |s: Square| (1..7).contains(&s.rank());
+    let colors = [Color::White, Color::Black];
+    let mut slots: Vec<Vec<Vec<usize>>> = vec![Vec::new(); 128];
+    for (c, color) in colors.into_iter().enumerate() {
+        for from in (0..64).filter_map(Square::new).filter(|&s| rank(s)) {
+            slots[c * 64 + from.index()] = (from.index() + 1..64)
+                .filter_map(|t| Square::new(t as u8))
+                .filter(|&to| rank(to) && to.file().abs_diff(from.file()) <= 1)
+                .map(|to| colors.iter().map(|&other| PawnPairs::index(Color::White, a1, (color, from), (other, to))).collect())
+                .collect();
+        }
+    }
+    let mut high = vec![0i64; 128 * width];
+    let mut low = vec![0i64; 128 * width];
+    for (holder, slots) in slots.iter().enumerate() {
+        slot_sums(weights, width, slots, &mut high[holder * width..][..width], &mut low[holder * width..][..width]);
+    }
+    GroupTops { width, high, low }
+}
+
 /// The bounds of an accumulator summing a per-piece set (`index`, with its
 /// biases, weights and PSQT weights in `params`) and FullThreats
-/// (`threat_weights`, `threat_psqt_weights`), plus `others` bounded
-/// separately, over every position of at most 32 pieces: the pieces are
-/// shared. For each perspective and king square, each other square holds
-/// no piece or one of the pieces that may stand there; that piece adds its
-/// piece-square row and at most one threat row of each of its slots. So a lane
-/// is at most the biases, plus the own king's row and best threats, plus
-/// the 31 largest positive per-square maxima of (row + best threats), and
-/// at most the 15 largest of the own side's maxima plus the 16 largest of
-/// the opponent's (16 pieces a side), of which at most 9 queens a side (a
-/// queen and 8 promotions); likewise below. Records `transformer accumulator` (i16), `transformer
-/// PSQT` (i32) and FullThreats' own part (`FullThreats accumulator`, i16,
-/// as [`prove`]); returns each PSQT bucket's range.
+/// (`threat_weights`, `threat_psqt_weights`), maybe PP_3Wide (`pairs`: its
+/// weights and its rows' bound), plus `others` bounded separately, over
+/// every position of at most 32 pieces: the pieces are shared. For each
+/// perspective and king square, each other square holds no piece or one of
+/// the pieces that may stand there; that piece adds its piece-square row
+/// and at most one threat row of each of its slots. So a lane is at most the
+/// biases, plus the own king's row and best threats, plus the 31 largest
+/// positive per-square maxima of (row + best threats), and at most the 15
+/// largest of the own side's maxima plus the 16 largest of the opponent's
+/// (16 pieces a side), of which at most 9 queens a side (a queen and 8
+/// promotions); likewise below; the pawn pairs add their rows' bound. Where
+/// that leaves i16, [`super::pairwise`] bounds the lane in that view again,
+/// pawn pairs included, with each feature's second piece priced. Records
+/// `transformer accumulator` (i16), `transformer PSQT` (i32) and
+/// FullThreats' own part (`FullThreats accumulator`, i16, as [`prove`]);
+/// returns each PSQT bucket's range.
 #[allow(clippy::too_many_arguments)]
-pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded, T: Copy + Into<i32>>(
+pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded, T: Copy + Into<i32>, P: Copy + Into<i32>>(
     proof: &mut OverflowProof,
     index: IndexFn,
     params: &TransformerParams<'_, W>,
     threat_weights: &[T],
     threat_psqt_weights: &[i32],
+    pairs: Option<(&[P], &SetBound)>,
     others: &[SetBound],
 ) -> Vec<Interval> {
     let lanes = params.biases.len();
@@ -312,9 +352,15 @@ pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded, T: Copy + 
     proof.record_lanes("FullThreats accumulator", Int::I16, &own_part, |lane| {
         format!("lane {lane}, at most one attacker per square, 32 pieces")
     });
+    // The lanes' pawn pairs come with their pawns; the PSQT values' (i32,
+    // far from overflowing) are bounded by their rows.
+    let pair_lane_tops = pairs.map(|(weights, _)| pair_tops(weights, lanes));
     let extra = |ranges: fn(&SetBound) -> &[Interval], i: usize| others.iter().fold(Interval::point(0), |sum, set| sum + ranges(set)[i]);
+    let pair_bound = |ranges: fn(&SetBound) -> &[Interval], i: usize| pairs.map_or(Interval::point(0), |(_, set)| ranges(set)[i]);
     let mut psqt = vec![None::<Interval>; buckets];
     let mut seen = std::collections::HashSet::new();
+    let mut views: Vec<(Color, Square, Vec<Interval>)> = Vec::new();
+    let mut candidates: Vec<(Vec<Vec<Candidate>>, (Option<usize>, usize))> = Vec::new();
     for perspective in [Color::White, Color::Black] {
         for king in (0..64).filter_map(Square::new) {
             let orientation = FullThreats::<TARGETS>::orientation(perspective, king);
@@ -330,6 +376,8 @@ pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded, T: Copy + 
                         .map(|p| Candidate {
                             row: index(perspective, king, s, p),
                             group: group(s, p),
+                            pawn: (pairs.is_some() && p.kind == PieceKind::Pawn)
+                                .then(|| 64 * usize::from(p.color != perspective) + s.xor(orientation).index()),
                             own: p.color == perspective,
                             queen: p.kind == PieceKind::Queen,
                         })
@@ -351,25 +399,114 @@ pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded, T: Copy + 
                 own,
                 |f, lane| params.weights[f * lanes + lane].into(),
                 &lane_tops,
+                pair_lane_tops.as_ref(),
                 |lane| i64::from(params.biases[lane]),
                 |lane, range| lane_ranges[lane] = range + extra(|s| &s.lanes, lane),
             );
-            proof.record_lanes(ACCUMULATOR, Int::I16, &lane_ranges, |lane| at(format!("lane {lane}")));
+            views.push((perspective, king, lane_ranges));
             view_bound(
                 &squares,
                 own,
                 |f, bucket| i64::from(params.psqt_weights[f * buckets + bucket]),
                 &psqt_tops,
+                None,
                 |_| 0,
                 |bucket, range| {
-                    let range = range + extra(|s| &s.psqt, bucket);
+                    let range = range + extra(|s| &s.psqt, bucket) + pair_bound(|s| &s.psqt, bucket);
                     psqt[bucket] = Some(psqt[bucket].map_or(range, |t: Interval| t.union(range)));
                     proof.record(PSQT, Int::I32, range, || at(format!("bucket {bucket}")));
                 },
             );
+            candidates.push((squares, own));
         }
     }
+    let rounds = tighten::<TARGETS, W, T, P>(index, params, threat_weights, pairs.map(|(w, _)| w), &|lane| extra(|s| &s.lanes, lane), &mut views);
+    // Where a lane still leaves i16, the pawn pairs' rows may bound it
+    // better than their pawns (many pawns, each with many partners): both
+    // bounds hold, so does the intersection.
+    let leaves = |r: &Interval| !Int::I16.fits(*r);
+    for ((.., lane_ranges), (squares, own)) in views.iter_mut().zip(&candidates) {
+        if pairs.is_none() || !lane_ranges.iter().any(leaves) {
+            continue;
+        }
+        view_bound(
+            squares,
+            *own,
+            |f, lane| params.weights[f * lanes + lane].into(),
+            &lane_tops,
+            None,
+            |lane| i64::from(params.biases[lane]),
+            |lane, range| {
+                let rows = range + extra(|s| &s.lanes, lane) + pair_bound(|s| &s.lanes, lane);
+                let r = &mut lane_ranges[lane];
+                *r = Interval::new(r.min.max(rows.min), r.max.min(rows.max));
+            },
+        );
+    }
+    for ((perspective, king, lane_ranges), rounds) in views.iter().zip(rounds) {
+        proof.record_lanes(ACCUMULATOR, Int::I16, lane_ranges, |lane| match rounds[lane] {
+            0 => format!("lane {lane}, {perspective:?} king on {}", square_name(*king)),
+            r => format!("lane {lane}, {perspective:?} king on {}, partners priced ({r} rounds)", square_name(*king)),
+        });
+    }
     psqt.into_iter().map(|r| r.expect("every bucket is bounded in every view")).collect()
+}
+
+/// Most rounds of [`super::pairwise`] for one lane, view and side.
+const PRICE_ROUNDS: usize = 64;
+/// Most rounds of [`super::pairwise`] in one proof: a net whose lanes leave
+/// i16 everywhere is not refined for long.
+const PRICE_BUDGET: usize = 1 << 14;
+
+/// Bounds again, with [`super::pairwise`], every lane of `views` (each a
+/// perspective, its king's square and its lane ranges) whose range leaves
+/// i16, lane by lane (a lane's weights are read once), and narrows the
+/// range where that is tighter; `others(lane)` is the range of the sets
+/// bounded apart. Returns, per view and lane, the rounds it took (0: not
+/// refined).
+fn tighten<const TARGETS: u64, W: Copy + Into<i64> + Bounded, T: Copy + Into<i32>, P: Copy + Into<i32>>(
+    index: IndexFn,
+    params: &TransformerParams<'_, W>,
+    threat_weights: &[T],
+    pair_weights: Option<&[P]>,
+    others: &dyn Fn(usize) -> Interval,
+    views: &mut [(Color, Square, Vec<Interval>)],
+) -> Vec<Vec<usize>> {
+    use super::pairwise::{Column, JointView};
+    let lanes = params.biases.len();
+    let mut rounds = vec![vec![0; lanes]; views.len()];
+    let mut joint: Vec<Option<JointView>> = views.iter().map(|_| None).collect();
+    let mut budget = PRICE_BUDGET;
+    let (i16_min, i16_max) = (i64::from(i16::MIN), i64::from(i16::MAX));
+    for lane in 0..lanes {
+        for sign in [1i64, -1] {
+            let leaves = |r: &Interval| if sign > 0 { r.max > i16_max } else { r.min < i16_min };
+            if budget == 0 || !views.iter().any(|(.., ranges)| leaves(&ranges[lane])) {
+                continue;
+            }
+            let column = Column::new(sign, lane, lanes, params.weights, threat_weights, pair_weights.unwrap_or(&[]));
+            let rest = others(lane);
+            let bias = sign * i64::from(params.biases[lane]);
+            // The most `sign * lane` may be apart from the other sets.
+            let limit = if sign > 0 { i16_max - rest.max } else { rest.min - i16_min };
+            for (v, (perspective, king, ranges)) in views.iter_mut().enumerate() {
+                if budget == 0 || !leaves(&ranges[lane]) {
+                    continue;
+                }
+                let view = joint[v].get_or_insert_with(|| JointView::new::<TARGETS>(index, *perspective, *king, pair_weights.is_some()));
+                let (bound, taken) = view.bound(&column, bias, limit, PRICE_ROUNDS.min(budget));
+                budget -= taken;
+                let r = &mut ranges[lane];
+                if sign > 0 && bound + rest.max < r.max {
+                    r.max = bound + rest.max;
+                } else if sign < 0 && rest.min - bound > r.min {
+                    r.min = rest.min - bound;
+                }
+                rounds[v][lane] += taken;
+            }
+        }
+    }
+    rounds
 }
 
 #[cfg(test)]
@@ -432,8 +569,35 @@ mod tests {
         let params = TransformerParams { biases: &[0], weights: &weights, psqt_weights: &[], psqt_buckets: 0 };
         let threats: Vec<i8> = (0..Sf18::DIMENSIONS).map(|f| threat(Sf18::attacker(f).0)).collect();
         let mut proof = OverflowProof::default();
-        prove_joint::<STOCKFISH_18_TARGETS, i16, i8>(&mut proof, HalfKAv2Hm::index, &params, &threats, &[], &[]);
+        prove_joint::<STOCKFISH_18_TARGETS, i16, i8, i8>(&mut proof, HalfKAv2Hm::index, &params, &threats, &[], None, &[]);
         proof.bounds().iter().find(|b| b.value == ACCUMULATOR).expect("the accumulator is bounded").range
+    }
+
+    /// One lane with every PP_3Wide row `pair` and every piece-square row
+    /// `psq` (threat rows 0): the joint bound of the lane.
+    fn joint_with_pairs(psq: i16, pair: i8) -> Interval {
+        use crate::features::{FeatureSet, HalfKAv2Hm};
+        let weights = vec![psq; HalfKAv2Hm::DIMENSIONS];
+        let params = TransformerParams { biases: &[0], weights: &weights, psqt_weights: &[], psqt_buckets: 0 };
+        let threats = vec![0i8; Sf18::DIMENSIONS];
+        let pairs = vec![pair; PawnPairs::DIMENSIONS];
+        let mut proof = OverflowProof::default();
+        let rows = super::super::rows::prove(&mut proof, "PP_3Wide", &pairs, 1, &[], 0, PawnPairs::MAX_ACTIVE);
+        prove_joint::<STOCKFISH_18_TARGETS, i16, i8, i8>(&mut proof, HalfKAv2Hm::index, &params, &threats, &[], Some((&pairs, &rows)), &[]);
+        proof.bounds().iter().find(|b| b.value == ACCUMULATOR).expect("the accumulator is bounded").range
+    }
+
+    #[test]
+    fn pawn_pairs_come_with_their_pawns() {
+        // Piece rows of -100 and pair rows of 1: a pawn's pairs (held by
+        // the lower pawn, 16 partner squares at most) never pay for it, so
+        // only the own king counts, where the pairs' rows alone would add
+        // 120.
+        assert_eq!(joint_with_pairs(-100, 1).max, -100);
+        // Piece rows of 300 and pair rows of 127: by their pawns, 31
+        // squares with up to 16 partners each leave i16, priced or not; the
+        // pairs' rows (120 features) keep it in: 32 pieces and 120 pairs.
+        assert_eq!(joint_with_pairs(300, 127), Interval::new(300, 32 * 300 + 120 * 127));
     }
 
     #[test]
