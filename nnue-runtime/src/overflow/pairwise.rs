@@ -83,32 +83,49 @@ pub struct JointView {
     prices: usize,
 }
 
-/// One lane's weights, `sign` applied: the piece-square rows, the threat
-/// rows, the pawn-pair rows (empty without pawn pairs).
+/// One lane's weights, or their negation to bound the lane from below: the
+/// piece-square rows, the threat rows, the pawn-pair rows (empty without
+/// pawn pairs).
 pub struct Column {
-    pub sign: i64,
     pub rows: Vec<i32>,
     pub threats: Vec<i32>,
     pub pairs: Vec<i32>,
 }
 
 impl Column {
-    /// Column `lane` of row-major tables of `lanes` columns.
-    pub fn new<W: Copy + Into<i64>, T: Copy + Into<i32>, P: Copy + Into<i32>>(
-        sign: i64,
-        lane: usize,
+    /// Columns `wanted` (lane numbers, ascending) of row-major tables of
+    /// `lanes` columns. Each row is read once for all of them, so
+    /// lanes that share cache lines cost one pass.
+    pub fn lanes<W: Copy + Into<i64>, T: Copy + Into<i32>, P: Copy + Into<i32>>(
+        wanted: &[usize],
         lanes: usize,
         rows: &[W],
         threats: &[T],
         pairs: &[P],
-    ) -> Column {
-        let s = sign as i32;
-        Column {
-            sign,
-            rows: rows.iter().skip(lane).step_by(lanes).map(|&w| s * Into::<i64>::into(w) as i32).collect(),
-            threats: threats.iter().skip(lane).step_by(lanes).map(|&w| s * w.into()).collect(),
-            pairs: pairs.iter().skip(lane).step_by(lanes).map(|&w| s * w.into()).collect(),
+    ) -> Vec<Column> {
+        fn read<V: Copy>(table: &[V], lanes: usize, wanted: &[usize], value: impl Fn(V) -> i32) -> Vec<Vec<i32>> {
+            let mut columns = vec![Vec::with_capacity(table.len() / lanes.max(1)); wanted.len()];
+            for row in table.chunks_exact(lanes) {
+                for (column, &lane) in columns.iter_mut().zip(wanted) {
+                    column.push(value(row[lane]));
+                }
+            }
+            columns
         }
+        let rows = read(rows, lanes, wanted, |w| Into::<i64>::into(w) as i32);
+        let threats = read(threats, lanes, wanted, Into::into);
+        let pairs = read(pairs, lanes, wanted, Into::into);
+        rows.into_iter()
+            .zip(threats)
+            .zip(pairs)
+            .map(|((rows, threats), pairs)| Column { rows, threats, pairs })
+            .collect()
+    }
+
+    /// The same column with the other sign.
+    pub fn negated(&self) -> Column {
+        let minus = |v: &[i32]| v.iter().map(|&w| -w).collect();
+        Column { rows: minus(&self.rows), threats: minus(&self.threats), pairs: minus(&self.pairs) }
     }
 }
 
@@ -126,21 +143,24 @@ impl JointView {
         let mut entries = Vec::new();
         let mut prices = 0u32;
         let partners: Vec<Vec<Piece>> = (0..64).filter_map(Square::new).map(|s| partners(perspective, king, s)).collect();
+        // (slot key, partner square, partner, pair, feature) of one holder:
+        // a target square, a ray (64..73) or a partner pawn's square (128..).
+        let mut keyed: Vec<(usize, Square, Piece, bool, usize)> = Vec::new();
         let mut holder = |from: Square, piece: Piece, entries: &mut Vec<Entry>| -> Holder {
-            // (slot key, partner square, partner, pair, feature): a target
-            // square, a ray (64..73) or a partner pawn's square (128..).
-            let mut keyed: Vec<(usize, Square, Piece, bool, usize)> = Vec::new();
+            keyed.clear();
+            // Slot keys come out grouped: a slider's targets ray by ray, the
+            // others' in square order, then the pawn partners in square order.
             let slider = matches!(piece.kind, PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen);
-            for to in squares(reach(piece.color, piece.kind, from)) {
-                let key = if slider {
-                    let step = |a: u8, b: u8| usize::from(b > a) + usize::from(b >= a);
-                    64 + 3 * step(from.file(), to.file()) + step(from.rank(), to.rank())
-                } else {
-                    to.index()
-                };
-                for &attacked in &partners[to.index()] {
-                    if let Some(f) = FullThreats::<TARGETS>::index(perspective, king, Threat { attacker: piece, from, attacked, to }) {
-                        keyed.push((key, to, attacked, false, f));
+            let reached = reach(piece.color, piece.kind, from);
+            let step = |a: u8, b: u8| usize::from(b > a) + usize::from(b >= a);
+            let ray = |to: Square| 64 + 3 * step(from.file(), to.file()) + step(from.rank(), to.rank());
+            for direction in if slider { 64..73 } else { 0..1 } {
+                for to in squares(reached).filter(|&to| !slider || ray(to) == direction) {
+                    let key = if slider { direction } else { to.index() };
+                    for &attacked in &partners[to.index()] {
+                        if let Some(f) = FullThreats::<TARGETS>::index(perspective, king, Threat { attacker: piece, from, attacked, to }) {
+                            keyed.push((key, to, attacked, false, f));
+                        }
                     }
                 }
             }
@@ -155,7 +175,6 @@ impl JointView {
                     }
                 }
             }
-            keyed.sort_by_key(|k| k.0);
             let mut slots: Vec<Range<usize>> = Vec::new();
             for (i, &(key, to, partner, pair, feature)) in keyed.iter().enumerate() {
                 let price = if partner == own_king {
@@ -186,8 +205,9 @@ impl JointView {
         JointView { king, own, squares, entries, collected, prices: prices as usize }
     }
 
-    /// The smallest bound on `column.sign * lane` found, `base` (the bias,
-    /// signed) included, in at most `rounds` rounds, stopping once it is at
+    /// The smallest bound on the lane of `column` found (from below: on its
+    /// negation, with `column` negated), `base` (the bias, likewise signed)
+    /// included, in at most `rounds` rounds, stopping once it is at
     /// most `limit`; and the rounds taken.
     pub fn bound(&self, column: &Column, base: i64, limit: i64, rounds: usize) -> (i64, usize) {
         // Prices are never negative, so a feature adds something only if its
@@ -323,7 +343,6 @@ mod tests {
         let king = square("a1");
         let view = JointView::new::<STOCKFISH_18_TARGETS>(HalfKAv2Hm::index, Color::White, king, false);
         let mut column = Column {
-            sign: 1,
             rows: vec![0; HalfKAv2Hm::DIMENSIONS],
             threats: vec![0; Sf18::DIMENSIONS],
             pairs: Vec::new(),
@@ -389,8 +408,7 @@ mod tests {
             for perspective in [Color::White, Color::Black] {
                 let king = pos.king_square(perspective);
                 let mut column = Column {
-                    sign: 1,
-                    rows: vec![-100; HalfKAv2Hm::DIMENSIONS],
+                            rows: vec![-100; HalfKAv2Hm::DIMENSIONS],
                     threats: vec![-100; Sf18::DIMENSIONS],
                     pairs: vec![-100; PawnPairs::DIMENSIONS],
                 };
@@ -418,7 +436,6 @@ mod tests {
         let view = JointView::new::<STOCKFISH_18_TARGETS>(HalfKAv2Hm::index, Color::White, king, true);
         let black_pawn = Piece { color: Color::Black, kind: PieceKind::Pawn };
         let mut column = Column {
-            sign: 1,
             rows: vec![0; HalfKAv2Hm::DIMENSIONS],
             threats: vec![0; Sf18::DIMENSIONS],
             pairs: vec![0; PawnPairs::DIMENSIONS],

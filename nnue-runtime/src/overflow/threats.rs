@@ -478,31 +478,45 @@ fn tighten<const TARGETS: u64, W: Copy + Into<i64> + Bounded, T: Copy + Into<i32
     let mut joint: Vec<Option<JointView>> = views.iter().map(|_| None).collect();
     let mut budget = PRICE_BUDGET;
     let (i16_min, i16_max) = (i64::from(i16::MIN), i64::from(i16::MAX));
-    for lane in 0..lanes {
-        for sign in [1i64, -1] {
-            let leaves = |r: &Interval| if sign > 0 { r.max > i16_max } else { r.min < i16_min };
-            if budget == 0 || !views.iter().any(|(.., ranges)| leaves(&ranges[lane])) {
-                continue;
-            }
-            let column = Column::new(sign, lane, lanes, params.weights, threat_weights, pair_weights.unwrap_or(&[]));
-            let rest = others(lane);
-            let bias = sign * i64::from(params.biases[lane]);
-            // The most `sign * lane` may be apart from the other sets.
-            let limit = if sign > 0 { i16_max - rest.max } else { rest.min - i16_min };
-            for (v, (perspective, king, ranges)) in views.iter_mut().enumerate() {
-                if budget == 0 || !leaves(&ranges[lane]) {
+    let wanted: Vec<usize> = (0..lanes).filter(|&lane| views.iter().any(|(.., ranges)| !Int::I16.fits(ranges[lane]))).collect();
+    // Lanes whose weights share cache lines are read together.
+    for block in wanted.chunk_by(|a, b| a / 32 == b / 32) {
+        if budget == 0 {
+            break;
+        }
+        let columns = Column::lanes(block, lanes, params.weights, threat_weights, pair_weights.unwrap_or(&[]));
+        for (&lane, column) in block.iter().zip(&columns) {
+            for sign in [1i64, -1] {
+                let leaves = |r: &Interval| if sign > 0 { r.max > i16_max } else { r.min < i16_min };
+                if budget == 0 || !views.iter().any(|(.., ranges)| leaves(&ranges[lane])) {
                     continue;
                 }
-                let view = joint[v].get_or_insert_with(|| JointView::new::<TARGETS>(index, *perspective, *king, pair_weights.is_some()));
-                let (bound, taken) = view.bound(&column, bias, limit, PRICE_ROUNDS.min(budget));
-                budget -= taken;
-                let r = &mut ranges[lane];
-                if sign > 0 && bound + rest.max < r.max {
-                    r.max = bound + rest.max;
-                } else if sign < 0 && rest.min - bound > r.min {
-                    r.min = rest.min - bound;
+                let negated;
+                let column = if sign > 0 {
+                    column
+                } else {
+                    negated = column.negated();
+                    &negated
+                };
+                let rest = others(lane);
+                let bias = sign * i64::from(params.biases[lane]);
+                // The most `sign * lane` may be apart from the other sets.
+                let limit = if sign > 0 { i16_max - rest.max } else { rest.min - i16_min };
+                for (v, (perspective, king, ranges)) in views.iter_mut().enumerate() {
+                    if budget == 0 || !leaves(&ranges[lane]) {
+                        continue;
+                    }
+                    let view = joint[v].get_or_insert_with(|| JointView::new::<TARGETS>(index, *perspective, *king, pair_weights.is_some()));
+                    let (bound, taken) = view.bound(column, bias, limit, PRICE_ROUNDS.min(budget));
+                    budget -= taken;
+                    let r = &mut ranges[lane];
+                    if sign > 0 && bound + rest.max < r.max {
+                        r.max = bound + rest.max;
+                    } else if sign < 0 && rest.min - bound > r.min {
+                        r.min = rest.min - bound;
+                    }
+                    rounds[v][lane] += taken;
                 }
-                rounds[v][lane] += taken;
             }
         }
     }
