@@ -1,7 +1,7 @@
 //! Malformed Stockfish 18 big-net files (sfnnv10: FullThreats weights raw
 //! i8 between LEB128 blocks, one PSQT block for both sets): each gives a
 //! typed error naming the section and offset, and a net whose threat
-//! weights could overflow the accumulator is refused by the proof.
+//! weights overflow the accumulator is refused by the proof.
 
 mod support;
 
@@ -56,14 +56,35 @@ fn sections_and_errors_of_the_real_net() {
         Err(LoadError::Leb128Magic { what, offset }) => assert_eq!((what.as_str(), offset), ("HalfKAv2_hm weights", pieces)),
         other => panic!("{:?}", other.err()),
     }
-    // Every threat weight of lane 0 at 127: some positions could overflow
-    // the i16 lane, and the proof says so.
-    let mut strong = b.clone();
+    // Lane 0's bias at 20,000 (it is -10): every lane still provably fits
+    // i16. With every threat weight of lane 0 at 127 too, positions do
+    // overflow it (a search over legal boards found one whose threats and
+    // pieces add 20,325 in lane 0), and the proof says so. Threat weights
+    // of 127 alone do not overflow it: bounded square by square they
+    // seemed to (32 pieces with 8 attacks each), priced they fit.
+    let with_bias = |bias: i16| {
+        let mut r = nnue::runtime::NetReader::new(&b[biases..threats], "biases");
+        let mut values = vec![0i16; sfnnv10::L1];
+        r.ints("biases", nnue::runtime::Encoding::Leb128, 1, &mut values).expect("the biases");
+        values[0] = bias;
+        let mut w = nnue::runtime::NetWriter::new();
+        w.ints(nnue::runtime::Encoding::Leb128, &values);
+        [&b[..biases], &w.finish()[..], &b[threats..]].concat()
+    };
+    let biased = with_bias(20_000);
+    assert!(load(&biased).is_ok(), "a bias of 20,000 in lane 0 fits");
+    let threats = threats + (biased.len() - b.len());
+    let mut strong = biased.clone();
     for feature in 0..79_856 {
         strong[threats + feature * sfnnv10::L1] = 127;
     }
     match load(&strong) {
-        Err(e @ LoadError::Overflow { .. }) => assert!(e.to_string().contains("accumulator"), "{e}"),
+        Err(e @ LoadError::Overflow { .. }) => assert!(e.to_string().contains("accumulator") && e.to_string().contains("lane 0"), "{e}"),
         other => panic!("{:?}", other.err().map(|e| e.to_string())),
     }
+    let mut threats_only = b.clone();
+    for feature in 0..79_856 {
+        threats_only[threats - (biased.len() - b.len()) + feature * sfnnv10::L1] = 127;
+    }
+    assert!(load(&threats_only).is_ok(), "threat weights of 127 in lane 0 fit i16 over every legal board");
 }

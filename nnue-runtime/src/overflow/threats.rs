@@ -327,9 +327,12 @@ fn pair_tops<P: Copy + Into<i32>>(weights: &[P], width: usize) -> GroupTops {
 /// positive per-square maxima of (row + best threats), and at most the 15
 /// largest of the own side's maxima plus the 16 largest of the opponent's
 /// (16 pieces a side), of which at most 9 queens a side (a queen and 8
-/// promotions); likewise below; the pawn pairs add their rows' bound. Where
-/// that leaves i16, [`super::pairwise`] bounds the lane in that view again,
-/// pawn pairs included, with each feature's second piece priced. Records
+/// promotions); likewise below. Pawn pairs come with their pawns: a pawn
+/// adds, per partner square, its best pair row ([`pair_tops`]). Where that
+/// leaves i16, [`super::pairwise`] bounds the lane in that view again with
+/// each feature's second piece priced; where that still leaves it, the
+/// pawn pairs' rows (their `MAX_ACTIVE` largest) stand in for their pawns'
+/// share (both bounds hold). Records
 /// `transformer accumulator` (i16), `transformer PSQT` (i32) and
 /// FullThreats' own part (`FullThreats accumulator`, i16, as [`prove`]);
 /// returns each PSQT bucket's range.
