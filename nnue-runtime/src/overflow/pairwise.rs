@@ -71,7 +71,6 @@ struct Holder {
 /// What one perspective with its king on one square can activate, with
 /// every two-piece feature held by one piece and priced on the other.
 pub struct JointView {
-    king: Square,
     /// The own king: always on its square.
     own: Holder,
     /// Every other square and the pieces that may stand there.
@@ -202,7 +201,7 @@ impl JointView {
             .filter(|&s| s != king)
             .map(|s| (s, pieces_allowed(perspective, s).map(|p| holder(s, p, &mut entries)).collect()))
             .collect();
-        JointView { king, own, squares, entries, collected, prices: prices as usize }
+        JointView { own, squares, entries, collected, prices: prices as usize }
     }
 
     /// The smallest bound on the lane of `column` found (from below: on its
@@ -303,11 +302,6 @@ impl JointView {
             prices.iter_mut().for_each(|p| *p = (*p).max(0));
         }
         (best, 0)
-    }
-
-    /// The own king's square.
-    pub fn king(&self) -> Square {
-        self.king
     }
 }
 
