@@ -73,18 +73,19 @@ fn sections_and_errors_of_the_real_net() {
     };
     let biased = with_bias(20_000);
     assert!(load(&biased).is_ok(), "a bias of 20,000 in lane 0 fits");
-    let threats = threats + (biased.len() - b.len());
-    let mut strong = biased.clone();
-    for feature in 0..79_856 {
-        strong[threats + feature * sfnnv10::L1] = 127;
-    }
+    // `bytes` with every threat weight of lane 0, from offset `threats`, at 127.
+    let lane_0_at_127 = |bytes: &[u8], threats: usize| {
+        let mut out = bytes.to_vec();
+        for feature in 0..79_856 {
+            out[threats + feature * sfnnv10::L1] = 127;
+        }
+        out
+    };
+    let strong = lane_0_at_127(&biased, threats + biased.len() - b.len());
     match load(&strong) {
         Err(e @ LoadError::Overflow { .. }) => assert!(e.to_string().contains("accumulator") && e.to_string().contains("lane 0"), "{e}"),
         other => panic!("{:?}", other.err().map(|e| e.to_string())),
     }
-    let mut threats_only = b.clone();
-    for feature in 0..79_856 {
-        threats_only[threats - (biased.len() - b.len()) + feature * sfnnv10::L1] = 127;
-    }
+    let threats_only = lane_0_at_127(&b, threats);
     assert!(load(&threats_only).is_ok(), "threat weights of 127 in lane 0 fit i16 over every legal board");
 }
