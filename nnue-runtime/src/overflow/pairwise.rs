@@ -392,12 +392,19 @@ mod tests {
         // largest, so every round's bound must reach it (a wrong slot, a
         // feature counted with the wrong piece or a price charged twice would
         // cut it off).
+        // Three boards dense in threats and pawn pairs, and every tenth
+        // position of the reference file.
         use crate::position::Position;
-        for fen in [
+        let reference = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/reference/fens.txt"));
+        let fens = [
             "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R",
             "1k6/pp1p1p2/1P1P1Pp1/6P1/3QQ3/2qn1N2/3R1r2/K7",
             "4k3/1ppp1pp1/pPPPpPPp/P6P/8/8/8/4K3",
-        ] {
+        ]
+        .into_iter()
+        .chain(reference.lines().step_by(10).map(|line| line.split(' ').next().expect("a board")));
+        let mut views = std::collections::HashMap::new();
+        for fen in fens {
             let pos = board(fen);
             for perspective in [Color::White, Color::Black] {
                 let king = pos.king_square(perspective);
@@ -412,7 +419,9 @@ mod tests {
                 Sf18::for_each_active(&pos, perspective, |f| column.threats[f] = 100);
                 PawnPairs::for_each_active(&pos, perspective, |f| column.pairs[f] = 100);
                 let value = 100 * (column.rows.iter().chain(&column.threats).chain(&column.pairs).filter(|&&w| w > 0).count() as i64);
-                let view = JointView::new::<STOCKFISH_18_TARGETS>(HalfKAv2Hm::index, perspective, king, true);
+                let view = views
+                    .entry((perspective, king))
+                    .or_insert_with(|| JointView::new::<STOCKFISH_18_TARGETS>(HalfKAv2Hm::index, perspective, king, true));
                 for rounds in [1, 8, 64] {
                     let (bound, _) = view.bound(&column, 0, i64::MIN, rounds);
                     assert!(bound >= value, "{fen}, {perspective:?}, {rounds} rounds: bound {bound} below the position's {value}");
