@@ -215,9 +215,10 @@ fn set_updates(arch: &Arch, features: impl Fn(&FeatureSet) -> (TokenStream, Toke
 /// The transformer part of the overflow proof; the PSQT ranges in `psqt`.
 /// The first per-piece set is bounded over its king views; with FullThreats
 /// next to it, both together, square by square (a piece's row and its
-/// attacks come with the same piece), and PP_3Wide with them where that
-/// leaves i16 (a pair's pawns are pieces too); every other set by its rows
-/// alone (FullThreats alone: one attacker per square).
+/// attacks come with the same piece), and PP_3Wide with them (a pair comes
+/// with its pawns; priced where that leaves i16, `overflow::pairwise`);
+/// every other set by its rows alone (FullThreats alone: one attacker per
+/// square).
 pub fn proof(arch: &Arch) -> TokenStream {
     let rt = runtime();
     let first = arch.features.iter().position(|f| per_piece(f.kind));
