@@ -233,38 +233,30 @@ pub fn proof(arch: &Arch) -> TokenStream {
         .map(|(_, f)| f)
         .collect();
     let count = crate::tokens::int(separate.len());
-    let rows_bound = |f: &FeatureSet| {
-        let (name, label, max) = (field(f.kind), feature_sets::name(f.kind), max_active(f));
+    // A set bounded apart from the per-piece set: FullThreats by one
+    // attacker per square, each with its most attacked pieces; any other by
+    // its `MAX_ACTIVE` largest rows.
+    let apart = |f: &FeatureSet| {
+        let (name, label) = (field(f.kind), feature_sets::name(f.kind));
+        let (prove, max) = if f.kind == FeatureSetKind::FullThreats {
+            (quote!(threats::prove::<THREAT_TARGETS, _>), None)
+        } else {
+            (quote!(rows::prove), Some(max_active(f)))
+        };
+        let max = max.iter();
         quote! {
-            #rt::overflow::rows::prove(
+            #rt::overflow::#prove(
                 &mut proof,
                 #label,
                 &transformer.#name.weights,
                 L1,
                 &transformer.#name.psqt_weights,
                 PSQT_BUCKETS,
-                #max,
+                #(#max,)*
             )
         }
     };
-    let others = separate.iter().map(|f| {
-        let (name, label) = (field(f.kind), feature_sets::name(f.kind));
-        if f.kind == FeatureSetKind::FullThreats {
-            // One attacker per square, each with its most attacked pieces.
-            quote! {
-                #rt::overflow::threats::prove::<THREAT_TARGETS, _>(
-                    &mut proof,
-                    #label,
-                    &transformer.#name.weights,
-                    L1,
-                    &transformer.#name.psqt_weights,
-                    PSQT_BUCKETS,
-                )
-            }
-        } else {
-            rows_bound(f)
-        }
-    });
+    let others = separate.iter().map(|f| apart(f));
     let params = |f: &FeatureSet| {
         let name = field(f.kind);
         quote! {
@@ -281,7 +273,7 @@ pub fn proof(arch: &Arch) -> TokenStream {
             let (params, ty, threats) = (params(f), feature_set_type(f.kind), field(arch.features[t].kind));
             let pairs = match pairs.map(|p| &arch.features[p]) {
                 Some(p) => {
-                    let (bound, name) = (rows_bound(p), field(p.kind));
+                    let (bound, name) = (apart(p), field(p.kind));
                     quote! {
                         let pair_rows = #bound;
                         let pairs = ::core::option::Option::Some((&transformer.#name.weights[..], &pair_rows));
