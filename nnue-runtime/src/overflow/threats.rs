@@ -210,6 +210,10 @@ pub fn prove<const TARGETS: u64, W: Copy + Into<i32>>(
     SetBound { lanes: lane_ranges, psqt }
 }
 
+/// One view's candidates per other square and its own king's piece-square
+/// feature and threat group, as [`view_bound`] reads them.
+type ViewCandidates = (Vec<Vec<Candidate>>, (Option<usize>, usize));
+
 /// Columns of one view bounded together: their values of a feature row are
 /// contiguous, where a column at a time reads one value per row.
 const VIEW_BLOCK: usize = 16;
@@ -360,10 +364,14 @@ pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded, T: Copy + 
     let pair_lane_tops = pairs.map(|(weights, _)| pair_tops(weights, lanes));
     let extra = |ranges: fn(&SetBound) -> &[Interval], i: usize| others.iter().fold(Interval::point(0), |sum, set| sum + ranges(set)[i]);
     let pair_bound = |ranges: fn(&SetBound) -> &[Interval], i: usize| pairs.map_or(Interval::point(0), |(_, set)| ranges(set)[i]);
+    // A view's lane ranges, with or without the pawns' pairs.
+    let lane_bound = |squares: &[Vec<Candidate>], own, pairs, each: &mut dyn FnMut(usize, Interval)| {
+        view_bound(squares, own, |f, lane| params.weights[f * lanes + lane].into(), &lane_tops, pairs, |lane| i64::from(params.biases[lane]), each)
+    };
     let mut psqt = vec![None::<Interval>; buckets];
     let mut seen = std::collections::HashSet::new();
     let mut views: Vec<(Color, Square, Vec<Interval>)> = Vec::new();
-    let mut candidates: Vec<(Vec<Vec<Candidate>>, (Option<usize>, usize))> = Vec::new();
+    let mut candidates: Vec<ViewCandidates> = Vec::new();
     for perspective in [Color::White, Color::Black] {
         for king in (0..64).filter_map(Square::new) {
             let orientation = FullThreats::<TARGETS>::orientation(perspective, king);
@@ -397,15 +405,9 @@ pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded, T: Copy + 
             }
             let at = |what: String| format!("{what}, {perspective:?} king on {}", square_name(king));
             let mut lane_ranges = vec![Interval::point(0); lanes];
-            view_bound(
-                &squares,
-                own,
-                |f, lane| params.weights[f * lanes + lane].into(),
-                &lane_tops,
-                pair_lane_tops.as_ref(),
-                |lane| i64::from(params.biases[lane]),
-                |lane, range| lane_ranges[lane] = range + extra(|s| &s.lanes, lane),
-            );
+            lane_bound(&squares, own, pair_lane_tops.as_ref(), &mut |lane, range| {
+                lane_ranges[lane] = range + extra(|s| &s.lanes, lane)
+            });
             views.push((perspective, king, lane_ranges));
             view_bound(
                 &squares,
@@ -432,19 +434,11 @@ pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded, T: Copy + 
         if pairs.is_none() || !lane_ranges.iter().any(leaves) {
             continue;
         }
-        view_bound(
-            squares,
-            *own,
-            |f, lane| params.weights[f * lanes + lane].into(),
-            &lane_tops,
-            None,
-            |lane| i64::from(params.biases[lane]),
-            |lane, range| {
-                let rows = range + extra(|s| &s.lanes, lane) + pair_bound(|s| &s.lanes, lane);
-                let r = &mut lane_ranges[lane];
-                *r = Interval::new(r.min.max(rows.min), r.max.min(rows.max));
-            },
-        );
+        lane_bound(squares, *own, None, &mut |lane, range| {
+            let rows = range + extra(|s| &s.lanes, lane) + pair_bound(|s| &s.lanes, lane);
+            let r = &mut lane_ranges[lane];
+            *r = Interval::new(r.min.max(rows.min), r.max.min(rows.max));
+        });
     }
     for ((perspective, king, lane_ranges), rounds) in views.iter().zip(rounds) {
         proof.record_lanes(ACCUMULATOR, Int::I16, lane_ranges, |lane| match rounds[lane] {
