@@ -1,20 +1,27 @@
 #!/bin/bash
-# Runs test binaries on an emulated AVX-512 VNNI CPU: Bochs (Debian's 2.7,
-# CPU model `tigerlake`: AVX-512 F/BW/VL/DQ and VNNI, no AVX-VNNI) booting
-# Debian's Linux 6.12 with the tests, the nets and the reference files in an
-# initramfs. For a machine whose CPU lacks AVX-512: qemu's TCG has no AVX-512,
-# Bochs has. It checks results, never speed (Bochs runs some 40 million
-# instructions a second).
+# Runs test binaries on an emulated x86-64 CPU with AVX-VNNI, or with AVX-512
+# and AVX-512 VNNI: Bochs 3.0 (built here from Debian's source package)
+# booting Debian's Linux 6.12 with the tests, the nets and the reference
+# files in an initramfs. For a machine whose CPU lacks these instructions:
+# qemu's TCG has none of them, Bochs has. It checks results, never speed.
 #
 # Usage: tools/bochs-test.sh ISAS [cargo test arguments...]
-#   ISAS: the backends to test, comma-separated (e.g. avx512,avx512-vnni):
-#   the tests see them as NNUE_ONLY_ISAS (tests/support), so they test
-#   exactly those, each of which the emulated CPU must have.
+#   ISAS: the backends to test, comma-separated: `avx-vnni` (CPU model
+#   `arrow_lake`: AVX-VNNI, no AVX-512), or `avx512`, `avx512-vnni` or both
+#   (`tigerlake`: AVX-512 F/BW/VL/DQ and VNNI, no AVX-VNNI). The tests see
+#   them as NNUE_ONLY_ISAS (tests/support), so they test exactly those, each
+#   of which the emulated CPU must have. Bochs 3.0's one model with all
+#   three, `sapphire_rapids`, stops at boot ("SMM restore: CR4 consistency
+#   check failed"), so AVX-VNNI and AVX-512 take one run each.
 #   cargo test arguments: which tests to build, e.g. `-p nnue --test reference`
 #   (`--no-run`, the target and the release profile are added).
 # Environment: NNUE_NETS_DIR (where the nets are; default ~/.cache/nnue/nets,
 #   every net there whose SHA-256 tools/nets.tsv lists goes into the guest),
-#   BOCHS_DIR (work directory; default ${TMPDIR:-/tmp}/nnue-bochs),
+#   BOCHS_DIR (work directory, Bochs's build included; default
+#   ${TMPDIR:-/tmp}/nnue-bochs),
+#   BOCHS_CPU (the emulated CPU model, instead of the one ISAS implies),
+#   BOCHS_BIN (a Bochs to use instead, built without its debugger and with
+#   no display library),
 #   BOCHS_MEGS (guest memory in MB; default and most 2048),
 #   BOCHS_TIMEOUT (seconds; default 5400),
 #   BOCHS_TEST_ARGS (arguments for every test binary in the guest, e.g. test
@@ -22,15 +29,19 @@
 # Exit status: 0 when every test binary in the guest exited 0.
 #
 # Notes on the setup (found while making it work):
-# - Bochs 2.7's tigerlake model misreports the XSAVES (compacted) area size
-#   and the PKRU state's size; the kernel then disables XSAVE altogether
+# - Debian 12 packages Bochs 2.7, whose CPU models lack AVX-VNNI; Debian 13
+#   has Bochs 3.0, whose source (checked against the SHA-256 of Debian's
+#   Sources index) builds here in about 3 minutes: x86-64, AVX, EVEX, no
+#   debugger, no display (`nogui`: a terminal display stopped Bochs after
+#   some minutes, once its output was no longer read). Bochs 2.7's BIOS
+#   (Debian 12's bochsbios) boots it.
+# - Bochs 2.7's tigerlake model misreported the XSAVES (compacted) area size
+#   and the PKRU state's size; the kernel then disabled XSAVE altogether
 #   (no AVX at all). `clearcpuid=xsaves,xsavec,pku,ospke` makes it use the
 #   standard format, whose sizes are right: AVX-512 state is enabled.
-# - Debian 12's kernel 6.1 hangs under Bochs after "LSM: Security Framework
-#   initializing"; Debian 12's linux-image-6.12 package boots (a minute).
-# - Bochs's terminal display stopped Bochs after some minutes (its output
-#   was no longer read); its VNC display, waiting for no client, needs no
-#   terminal. The guest's console is the serial port, written to a file.
+# - Debian 12's kernel 6.1 hangs under Bochs 2.7 after "LSM: Security
+#   Framework initializing"; Debian 12's linux-image-6.12 package boots.
+# - The guest's console is the serial port, written to a file.
 # - The tests are linked statically (glibc, `+crt-static`): the guest has
 #   only busybox.
 # - Inside the guest, tests/support's net fetcher (`python3
@@ -40,6 +51,10 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 ISAS=${1:?usage: bochs-test.sh ISAS [cargo test args]}
 shift
+case ",$ISAS," in
+    *,avx-vnni,*) model=arrow_lake; [ "$ISAS" = avx-vnni ] || { echo "avx-vnni takes a run of its own" >&2; exit 2; } ;;
+    *) model=tigerlake ;;
+esac
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 NETS=${NNUE_NETS_DIR:-$HOME/.cache/nnue/nets}
 WORK=${BOCHS_DIR:-${TMPDIR:-/tmp}/nnue-bochs}
@@ -47,7 +62,7 @@ MEGS=${BOCHS_MEGS:-2048}
 t0=$SECONDS
 
 need=()
-for p in bochs bochsbios vgabios isolinux syslinux-common xorriso busybox-static cpio; do
+for p in bochsbios vgabios isolinux syslinux-common xorriso busybox-static cpio; do
     dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -55,6 +70,22 @@ if [ ${#need[@]} -gt 0 ]; then
     apt-get install -y -q --no-install-recommends "${need[@]}" | grep -E '^After this|^Fetched' || true
 fi
 mkdir -p "$WORK"
+# Bochs 3.0 from Debian 13's source package.
+BOCHS_VERSION=3.0
+BOCHS_SHA256=78f6c73d4a6472d5130a87ab9dc306d02c7c71ed8e25b3a8ef642e2a7acd282b
+if [ -z "${BOCHS_BIN:-}" ]; then
+    BOCHS_BIN=$WORK/bochs-$BOCHS_VERSION/bochs
+    if ! [ -x "$BOCHS_BIN" ]; then
+        tarball=bochs_$BOCHS_VERSION+dfsg.orig.tar.xz
+        curl -s -f -S -m 300 -o "$WORK/$tarball" "http://deb.debian.org/debian/pool/main/b/bochs/$tarball"
+        echo "$BOCHS_SHA256  $WORK/$tarball" | sha256sum -c --quiet
+        rm -rf "$WORK/bochs-$BOCHS_VERSION" && tar -x -C "$WORK" -f "$WORK/$tarball"
+        (cd "$WORK/bochs-$BOCHS_VERSION" \
+            && ./configure -q --enable-x86-64 --enable-avx --enable-evex --enable-all-optimizations \
+                --with-nogui --disable-docbook > configure.log \
+            && make -s -j"$(nproc)" > make.log 2>&1) || { echo "building Bochs failed (see $WORK/bochs-$BOCHS_VERSION)" >&2; exit 1; }
+    fi
+fi
 # The newest Linux 6.12 image in the package index, unpacked (not installed).
 if ! [ -f "$WORK/vmlinuz" ]; then
     newest() { apt-cache search --names-only '^linux-image-6\.12\.[0-9.]+\+deb12-amd64$' | awk '{print $1}' | sort -V | tail -1; }
@@ -145,12 +176,12 @@ echo "guest image $(du -h "$WORK/boot.iso" | cut -f1): $((SECONDS - t0))s"
 
 cat > "$WORK/bochsrc" <<EOF
 memory: guest=$MEGS, host=$MEGS
-cpu: model=tigerlake, count=1, ips=50000000
+cpu: model=${BOCHS_CPU:-$model}, count=1, ips=50000000
 romimage: file=/usr/share/bochs/BIOS-bochs-latest
 vgaromimage: file=/usr/share/bochs/VGABIOS-lgpl-latest
 ata0-master: type=cdrom, path=$WORK/boot.iso, status=inserted
 boot: cdrom
-display_library: rfb, options="timeout=0"
+display_library: nogui
 com1: enabled=1, mode=file, dev=$WORK/serial.out
 log: $WORK/bochs.log
 panic: action=fatal
@@ -158,11 +189,9 @@ error: action=ignore
 info: action=ignore
 clock: sync=none
 EOF
-# Debian's Bochs is built with its debugger, which waits for commands: continue.
-printf 'c\nquit\n' > "$WORK/debugger.rc"
 rm -f "$WORK/serial.out"
 t1=$SECONDS
-timeout "${BOCHS_TIMEOUT:-5400}" bochs-bin -q -f "$WORK/bochsrc" -rc "$WORK/debugger.rc" > "$WORK/bochs.out" 2>&1 < /dev/null || true
+timeout "${BOCHS_TIMEOUT:-5400}" "$BOCHS_BIN" -q -f "$WORK/bochsrc" > "$WORK/bochs.out" 2>&1 < /dev/null || true
 echo "bochs: $((SECONDS - t1))s"
 grep -v '^\[' "$WORK/serial.out" | grep -v -E '^(Probing EDD|KASLR|Poking KASLR|$)' || true
 grep -q '^=== guest done' "$WORK/serial.out" || { echo "the guest did not finish (see $WORK/serial.out)" >&2; exit 1; }
