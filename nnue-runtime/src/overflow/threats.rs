@@ -341,7 +341,7 @@ fn pair_tops<P: Copy + Into<i32>>(weights: &[P], width: usize) -> GroupTops {
 /// FullThreats' own part (`FullThreats accumulator`, i16, as [`prove`]);
 /// returns each PSQT bucket's range.
 #[allow(clippy::too_many_arguments)]
-pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded, T: Copy + Into<i32>, P: Copy + Into<i32>>(
+pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded + Sync, T: Copy + Into<i32> + Sync, P: Copy + Into<i32> + Sync>(
     proof: &mut OverflowProof,
     index: IndexFn,
     params: &TransformerParams<'_, W>,
@@ -368,10 +368,10 @@ pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded, T: Copy + 
     let lane_bound = |squares: &[Vec<Candidate>], own, pairs, each: &mut dyn FnMut(usize, Interval)| {
         view_bound(squares, own, |f, lane| params.weights[f * lanes + lane].into(), &lane_tops, pairs, |lane| i64::from(params.biases[lane]), each)
     };
-    let mut psqt = vec![None::<Interval>; buckets];
+    // The views (a perspective and its king's square) with distinct
+    // candidates: mirrored or flipped king squares have the same bounds.
     let mut seen = std::collections::HashSet::new();
-    let mut views: Vec<(Color, Square, Vec<Interval>)> = Vec::new();
-    let mut candidates: Vec<ViewCandidates> = Vec::new();
+    let mut distinct: Vec<(Color, Square, ViewCandidates)> = Vec::new();
     for perspective in [Color::White, Color::Black] {
         for king in (0..64).filter_map(Square::new) {
             let orientation = FullThreats::<TARGETS>::orientation(perspective, king);
@@ -395,35 +395,44 @@ pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded, T: Copy + 
                         .collect()
                 })
                 .collect();
-            // Views with the same candidates (mirrored or flipped king
-            // squares) have the same bounds.
             let mut key: Vec<Vec<Candidate>> = squares.clone();
             key.iter_mut().for_each(|pieces| pieces.sort_unstable());
             key.sort_unstable();
-            if !seen.insert((own, key)) {
-                continue;
+            if seen.insert((own, key)) {
+                distinct.push((perspective, king, (squares, own)));
             }
-            let at = |what: String| format!("{what}, {perspective:?} king on {}", square_name(king));
-            let mut lane_ranges = vec![Interval::point(0); lanes];
-            lane_bound(&squares, own, pair_lane_tops.as_ref(), &mut |lane, range| {
-                lane_ranges[lane] = range + extra(|s| &s.lanes, lane)
-            });
-            views.push((perspective, king, lane_ranges));
-            view_bound(
-                &squares,
-                own,
-                |f, bucket| i64::from(params.psqt_weights[f * buckets + bucket]),
-                &psqt_tops,
-                None,
-                |_| 0,
-                |bucket, range| {
-                    let range = range + extra(|s| &s.psqt, bucket) + pair_bound(|s| &s.psqt, bucket);
-                    psqt[bucket] = Some(psqt[bucket].map_or(range, |t: Interval| t.union(range)));
-                    proof.record(PSQT, Int::I32, range, || at(format!("bucket {bucket}")));
-                },
-            );
-            candidates.push((squares, own));
         }
+    }
+    // Each view's lane and PSQT ranges: independent work, spread over the
+    // CPU's threads, then recorded in view order (so the proof is the same
+    // however many threads ran).
+    let bounds = super::map_parallel(&distinct, |(_, _, (squares, own))| {
+        let mut lane_ranges = vec![Interval::point(0); lanes];
+        lane_bound(squares, *own, pair_lane_tops.as_ref(), &mut |lane, range| {
+            lane_ranges[lane] = range + extra(|s| &s.lanes, lane)
+        });
+        let mut psqt_ranges = vec![Interval::point(0); buckets];
+        view_bound(
+            squares,
+            *own,
+            |f, bucket| i64::from(params.psqt_weights[f * buckets + bucket]),
+            &psqt_tops,
+            None,
+            |_| 0,
+            |bucket, range| psqt_ranges[bucket] = range + extra(|s| &s.psqt, bucket) + pair_bound(|s| &s.psqt, bucket),
+        );
+        (lane_ranges, psqt_ranges)
+    });
+    let mut psqt = vec![None::<Interval>; buckets];
+    let mut views: Vec<(Color, Square, Vec<Interval>)> = Vec::new();
+    let mut candidates: Vec<ViewCandidates> = Vec::new();
+    for ((perspective, king, view), (lane_ranges, psqt_ranges)) in distinct.into_iter().zip(bounds) {
+        for (bucket, &range) in psqt_ranges.iter().enumerate() {
+            psqt[bucket] = Some(psqt[bucket].map_or(range, |t: Interval| t.union(range)));
+            proof.record(PSQT, Int::I32, range, || format!("bucket {bucket}, {perspective:?} king on {}", square_name(king)));
+        }
+        views.push((perspective, king, lane_ranges));
+        candidates.push(view);
     }
     let rounds = tighten::<TARGETS, W, T, P>(index, params, threat_weights, pairs.map(|(w, _)| w), &|lane| extra(|s| &s.lanes, lane), &mut views);
     // Where a lane still leaves i16, the pawn pairs' rows may bound it
