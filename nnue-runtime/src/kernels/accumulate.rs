@@ -10,10 +10,9 @@ use crate::simd::Lanes;
 /// and each output lane stored once. A single move's update (one or two
 /// rows out, one in: quiet moves, captures, promotions) is instead one pass
 /// over the lanes, as Stockfish does it (`stream`; SFNNv8 and SFNNv9 big
-/// nets, AVX2: move + eval -3 to -4 %). So is a long list of rows where the
-/// lanes span several tiles (a refresh of a big net): each row is read from
-/// start to end, eight at a time (`stream_rows`), rather than a tile's
-/// slice of every row in turn.
+/// nets, AVX2: move + eval -3 to -4 %). So is a long list of long rows (a
+/// refresh of a big net): each row is read from start to end, eight at a
+/// time (`stream_rows`), rather than a tile's slice of every row in turn.
 ///
 /// # Safety
 /// The CPU supports `L`'s instructions.
@@ -42,7 +41,7 @@ pub unsafe fn accumulate<L: Lanes, const L1: usize, const TILE: usize, const B: 
         accumulate_psqt::<L, B>(psqt_weights, psqt_base, removed, added, psqt_out);
         return;
     }
-    if L1 > TILE * L::LANES && removed.len() + added.len() >= STREAMED_ROWS {
+    if L1 >= STREAMED_LANES && removed.len() + added.len() >= STREAMED_ROWS {
         let (mut from, o) = (base.as_ptr(), out.as_mut_ptr());
         for (rows, subtract) in [(removed, true), (added, false)] {
             let mut eights = rows.chunks_exact(8);
@@ -142,12 +141,17 @@ unsafe fn stream<L: Lanes, const L1: usize>(w: *const i16, base: &[i16; L1], rem
     }
 }
 
-/// From this many rows on, a net whose lanes span several tiles reads each
-/// row whole ([`stream_rows`]). A refresh of the SFNNv9 big net (2 x 30-odd
-/// rows of 3072 lanes), AVX2, Zen 3: 0.86 of the tiled loop's time in an
-/// interleaved A/B; the SFNNv8 stand-in (2560 lanes): 0.89. Rows
-/// streamed four at a time gave 0.92.
+/// From this many rows of at least [`STREAMED_LANES`] lanes on, each row
+/// is read whole ([`stream_rows`]). A refresh (2 x 30-odd rows), AVX2,
+/// Zen 3, interleaved A/B against the tiled loop: the SFNNv9 big net (3072
+/// lanes) 0.85-0.86, the SFNNv8 stand-in (2560) 0.89-0.91; but 1024-lane
+/// nets 1.03, Obsidian's (512) 1.13 and the small net (128) 1.07, whose
+/// rows the tiles read well enough. Rows streamed four at a time: 0.92 on
+/// the big net.
 const STREAMED_ROWS: usize = 8;
+
+/// The shortest rows [`stream_rows`] is used for (4 KB of i16).
+const STREAMED_LANES: usize = 2048;
 
 /// `out = from -/+ (the N rows' sum)` in one pass over the lanes, every
 /// row read from start to end: a long refresh is waiting for memory, and N
@@ -221,8 +225,9 @@ pub(super) fn accumulate_psqt<L: Lanes, const B: usize>(
 mod tests {
     /// Every backend this CPU has equals plain wrapping sums, for lists of
     /// removed and added rows on both sides of [`super::STREAMED_ROWS`], on
-    /// lanes spanning one tile and several, with 8 PSQT buckets (fused into
-    /// the first tile) and 3 (apart).
+    /// rows streamed ([`super::STREAMED_LANES`]) and tiled, in one tile and
+    /// several, with 8 PSQT buckets (fused into the first tile) and 3
+    /// (apart).
     #[test]
     fn equal_to_scalar() {
         fn check<const L1: usize, const TILE: usize, const B: usize>(rng: &mut crate::Rng, missing: &mut std::collections::BTreeSet<&str>) {
@@ -276,9 +281,12 @@ mod tests {
         }
         let mut rng = crate::Rng::new(0xACC_5EED);
         let mut missing = std::collections::BTreeSet::new();
-        // 4 registers of up to 32 lanes: 8 tiles of 1024 lanes or more.
+        // Rows long enough to be streamed.
+        const { assert!(super::STREAMED_LANES == 2048) };
+        check::<2048, 4, 8>(&mut rng, &mut missing);
+        check::<2048, 4, 3>(&mut rng, &mut missing);
+        // Tiled: 4 registers of up to 32 lanes, 8 tiles of 1024 lanes or more.
         check::<1024, 4, 8>(&mut rng, &mut missing);
-        check::<1024, 4, 3>(&mut rng, &mut missing);
         // One tile: every row's lanes stay in registers.
         check::<128, 4, 8>(&mut rng, &mut missing);
         if !missing.is_empty() {
