@@ -144,7 +144,7 @@ unsafe fn stream<L: Lanes, const L1: usize>(w: *const i16, base: &[i16; L1], rem
 /// From this many rows of at least [`STREAMED_LANES`] lanes on, each row
 /// is read whole ([`stream_rows`]). A refresh (2 x 30-odd rows), AVX2,
 /// Zen 3, interleaved A/B against the tiled loop: the SFNNv9 big net (3072
-/// lanes) 0.85-0.86, the SFNNv8 stand-in (2560) 0.89-0.91; but 1024-lane
+/// lanes) 0.85-0.95, the SFNNv8 stand-in (2560) 0.89-0.91; but 1024-lane
 /// nets 1.03, Obsidian's (512) 1.13 and the small net (128) 1.07, whose
 /// rows the tiles read well enough. Rows streamed four at a time: 0.92 on
 /// the big net.

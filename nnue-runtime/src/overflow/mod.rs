@@ -292,18 +292,39 @@ impl fmt::Display for OverflowProof {
     }
 }
 
+/// `f` of every item, in order, the items shared out among the threads
+/// this process may run on (one thread: in turn, on this one). A proof's
+/// independent parts (the views of a threat net) run side by side, and the
+/// result does not depend on how many threads there were.
+pub(crate) fn map_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len());
+    if threads <= 1 {
+        return items.iter().map(f).collect();
+    }
+    // Items are taken one at a time from a shared counter, so a thread that
+    // drew cheap ones takes more.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break mine };
+                        mine.push((i, f(item)));
+                    }
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    });
+    done.sort_unstable_by_key(|&(i, _)| i);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
 #[cfg(test)]
 mod tests {
-    /// The results come in the items' order whatever thread computed each,
-    /// items of very different cost included.
-    #[test]
-    fn map_parallel_keeps_the_order() {
-        let items: Vec<u64> = (0..200).map(|i| (i * 7919) % 1000).collect();
-        let slow_square = |&n: &u64| (0..n * 100).fold(0u64, |a, _| std::hint::black_box(a + 1)) / 100 * n;
-        assert_eq!(super::map_parallel(&items, slow_square), items.iter().map(|n| n * n).collect::<Vec<_>>());
-        assert_eq!(super::map_parallel(&[] as &[u64], slow_square), Vec::<u64>::new());
-    }
-
     use super::*;
 
     #[test]
@@ -342,35 +363,14 @@ mod tests {
             "{err}"
         );
     }
-}
 
-/// `f` of every item, in order, the items shared out among the threads
-/// this process may run on (one thread: in turn, on this one). A proof's
-/// independent parts (the views of a threat net) run side by side, and the
-/// result does not depend on how many threads there were.
-pub(crate) fn map_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len());
-    if threads <= 1 {
-        return items.iter().map(f).collect();
+    /// The results come in the items' order whatever thread computed each,
+    /// items of very different cost included.
+    #[test]
+    fn map_parallel_keeps_the_order() {
+        let items: Vec<u64> = (0..200).map(|i| (i * 7919) % 1000).collect();
+        let slow_square = |&n: &u64| (0..n * 100).fold(0u64, |a, _| std::hint::black_box(a + 1)) / 100 * n;
+        assert_eq!(super::map_parallel(&items, slow_square), items.iter().map(|n| n * n).collect::<Vec<_>>());
+        assert_eq!(super::map_parallel(&[] as &[u64], slow_square), Vec::<u64>::new());
     }
-    // Items are taken one at a time from a shared counter, so a thread that
-    // drew cheap ones takes more.
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(item) = items.get(i) else { break mine };
-                        mine.push((i, f(item)));
-                    }
-                })
-            })
-            .collect();
-        workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
-    });
-    done.sort_unstable_by_key(|&(i, _)| i);
-    done.into_iter().map(|(_, r)| r).collect()
 }
