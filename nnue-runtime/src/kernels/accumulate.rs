@@ -42,6 +42,8 @@ pub unsafe fn accumulate<L: Lanes, const L1: usize, const TILE: usize, const B: 
         return;
     }
     if L1 >= STREAMED_LANES && removed.len() + added.len() >= STREAMED_ROWS {
+        // At least one row, so `out` is written whole below.
+        const { assert!(STREAMED_ROWS > 0) };
         let (mut from, o) = (base.as_ptr(), out.as_mut_ptr());
         for (rows, subtract) in [(removed, true), (added, false)] {
             let mut eights = rows.chunks_exact(8);
@@ -56,9 +58,6 @@ pub unsafe fn accumulate<L: Lanes, const L1: usize, const TILE: usize, const B: 
                 unsafe { stream_rows::<L, L1, 1>(w, from, &[f], subtract, o) };
                 from = o;
             }
-        }
-        if from != o {
-            *out = *base;
         }
         accumulate_psqt::<L, B>(psqt_weights, psqt_base, removed, added, psqt_out);
         return;
