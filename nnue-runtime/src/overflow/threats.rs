@@ -17,7 +17,7 @@
 //! are dropped, so this is a true bound.
 
 use super::rows::SetBound;
-use super::transformer::{pieces_allowed, square_name, Bounded, IndexFn, TransformerParams, ACCUMULATOR, PSQT};
+use super::transformer::{pieces_allowed, square_name, top_positive_sum, Bounded, IndexFn, TransformerParams, ACCUMULATOR, PSQT};
 use super::{Int, Interval, OverflowProof};
 use crate::features::{BoardFeatures, FullThreats, PawnPairs, Threat};
 use crate::position::{Color, Piece, PieceKind, Square};
@@ -62,18 +62,6 @@ fn slots<const TARGETS: u64>() -> Vec<Vec<Vec<usize>>> {
     keyed.into_iter().map(|keys| keys.into_iter().filter(|f| !f.is_empty()).collect()).collect()
 }
 
-/// The sum of the `k` largest positive values of `values` (reorders it).
-fn top_positive(values: &mut [i64], k: usize) -> i64 {
-    let k = k.min(values.len());
-    if k == 0 {
-        return 0;
-    }
-    if k < values.len() {
-        values.select_nth_unstable_by(k - 1, |a, b| b.cmp(a));
-    }
-    values[..k].iter().filter(|&&v| v > 0).sum()
-}
-
 /// A piece that may stand on a square: its piece-square feature, its
 /// attacker group, whether it is the perspective's, whether a queen.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -91,28 +79,17 @@ const MAX_QUEENS: usize = 9;
 
 /// The largest sum of at most `n` values, at most [`MAX_QUEENS`] of them
 /// from `queens` and the rest from `others`, each taken once and only when
-/// positive (reorders both).
-fn side_sum(queens: &mut [i64], others: &mut [i64], n: usize) -> i64 {
-    /// Most pieces a side sums (16).
-    const MAX_N: usize = MAX_PIECES / 2;
-    assert!(n <= MAX_N, "at most {MAX_N} pieces a side");
-    // `prefix[j]`: the sum of the `j` largest positive values (j up to the
-    // `m` largest, selected, then sorted); the count it covers.
-    let prefix = |values: &mut [i64], m: usize| -> ([i64; MAX_N + 1], usize) {
-        let m = m.min(values.len());
-        if m > 0 && m < values.len() {
-            values.select_nth_unstable_by(m - 1, |a, b| b.cmp(a));
-        }
-        let top = &mut values[..m];
-        top.sort_unstable_by(|a, b| b.cmp(a));
-        let mut sums = [0i64; MAX_N + 1];
-        for (j, &v) in top.iter().enumerate() {
-            sums[j + 1] = sums[j] + v.max(0);
-        }
-        (sums, m)
-    };
-    let ((q, qn), (o, on)) = (prefix(queens, n.min(MAX_QUEENS)), prefix(others, n));
-    (0..=n.min(MAX_QUEENS)).map(|k| q[k.min(qn)] + o[(n - k).min(on)]).max().unwrap_or(0)
+/// positive (reorders both; `others` has room for the queens after its
+/// first `count` values). The best such sum takes the largest queens it
+/// takes, so it is the `n` largest of the [`MAX_QUEENS`] largest queens and
+/// the others together.
+fn side_sum(queens: &mut [i64], others: &mut [i64], count: usize, n: usize) -> i64 {
+    let taken = MAX_QUEENS.min(queens.len());
+    if taken < queens.len() {
+        queens.select_nth_unstable_by(taken, |a, b| b.cmp(a));
+    }
+    others[count..][..taken].copy_from_slice(&queens[..taken]);
+    top_positive_sum(&mut others[..count + taken], n)
 }
 
 /// Per column of `values` (`width` per feature row): into `high`, the sum
@@ -141,11 +118,14 @@ fn slot_sums<W: Copy + Into<i32>>(values: &[W], width: usize, slots: &[Vec<usize
 /// Per attacker group (`relative * 64 + square`) and column of `values`
 /// (`width` per feature row): the sum over the group's slots of each slot's
 /// largest positive value, and the magnitude of the sum of each slot's most
-/// negative one, `[group * width + column]`.
+/// negative one. Held by blocks of [`VIEW_BLOCK`] columns (the last padded
+/// with zeros), each block's groups together: [`block_bound`] reads one
+/// block of every group at a time.
 pub struct GroupTops {
     pub width: usize,
-    pub high: Vec<i64>,
-    pub low: Vec<i64>,
+    groups: usize,
+    high: Vec<i64>,
+    low: Vec<i64>,
 }
 
 impl GroupTops {
@@ -158,14 +138,40 @@ impl GroupTops {
     fn with_slots<const TARGETS: u64, W: Copy + Into<i32>>(values: &[W], width: usize, slots: &[Vec<Vec<usize>>]) -> GroupTops {
         assert_eq!(values.len(), FullThreats::<TARGETS>::DIMENSIONS * width, "one row per FullThreats feature");
         assert_eq!(slots.len(), GROUPS, "one slot list per attacker group");
-        let mut high = vec![0i64; GROUPS * width];
-        let mut low = vec![0i64; GROUPS * width];
+        debug_assert!(slots.iter().enumerate().all(|(group, slots)| slots.len() <= FullThreats::<TARGETS>::max_attacked(group / 64)));
+        GroupTops::of_slots(values, width, slots)
+    }
+
+    /// Per group of `slots` (its slots, each with its features), the sums
+    /// of [`slot_sums`].
+    fn of_slots<W: Copy + Into<i32>>(values: &[W], width: usize, slots: &[Vec<Vec<usize>>]) -> GroupTops {
+        let groups = slots.len();
+        let blocks = width.div_ceil(VIEW_BLOCK);
+        let mut tops = GroupTops { width, groups, high: vec![0; blocks * groups * VIEW_BLOCK], low: vec![0; blocks * groups * VIEW_BLOCK] };
+        let (mut high, mut low) = (vec![0i64; width], vec![0i64; width]);
         for (group, slots) in slots.iter().enumerate() {
-            debug_assert!(slots.len() <= FullThreats::<TARGETS>::max_attacked(group / 64));
-            let (high, low) = (&mut high[group * width..][..width], &mut low[group * width..][..width]);
-            slot_sums(values, width, slots, high, low);
+            high.fill(0);
+            low.fill(0);
+            slot_sums(values, width, slots, &mut high, &mut low);
+            for (block, (h, l)) in high.chunks(VIEW_BLOCK).zip(low.chunks(VIEW_BLOCK)).enumerate() {
+                let at = (block * groups + group) * VIEW_BLOCK;
+                tops.high[at..][..h.len()].copy_from_slice(h);
+                tops.low[at..][..l.len()].copy_from_slice(l);
+            }
         }
-        GroupTops { width, high, low }
+        tops
+    }
+
+    /// The block of `block` of `group` in `table` (`self.high` or
+    /// `self.low`).
+    fn block<'a>(&self, table: &'a [i64], group: usize, block: usize) -> &'a [i64; VIEW_BLOCK] {
+        table[(block * self.groups + group) * VIEW_BLOCK..][..VIEW_BLOCK].try_into().expect("a block is VIEW_BLOCK columns")
+    }
+
+    /// The high and low sums of `group` in `column`.
+    fn at(&self, group: usize, column: usize) -> (i64, i64) {
+        let (block, j) = (column / VIEW_BLOCK, column % VIEW_BLOCK);
+        (self.block(&self.high, group, block)[j], self.block(&self.low, group, block)[j])
     }
 
     /// Per column, the range of the set's part alone: 32 squares, each with
@@ -173,13 +179,12 @@ impl GroupTops {
     pub fn ranges(&self) -> Vec<Interval> {
         (0..self.width)
             .map(|column| {
-                let best = |table: &[i64]| -> i64 {
-                    let mut per_square: Vec<i64> = (0..64)
-                        .map(|s| (0..12).map(|r| table[(r * 64 + s) * self.width + column]).max().unwrap_or(0))
-                        .collect();
-                    top_positive(&mut per_square, MAX_PIECES)
+                let best = |side: fn((i64, i64)) -> i64| -> i64 {
+                    let mut per_square: Vec<i64> =
+                        (0..64).map(|s| (0..12).map(|r| side(self.at(r * 64 + s, column))).max().unwrap_or(0)).collect();
+                    top_positive_sum(&mut per_square, MAX_PIECES)
                 };
-                Interval::new(-best(&self.low), best(&self.high))
+                Interval::new(-best(|(_, low)| low), best(|(high, _)| high))
             })
             .collect()
     }
@@ -211,84 +216,146 @@ pub fn prove<const TARGETS: u64, W: Copy + Into<i32>>(
 }
 
 /// One view's candidates per other square and its own king's piece-square
-/// feature and threat group, as [`view_bound`] reads them.
+/// feature and threat group, as [`views_bound`] reads them.
 type ViewCandidates = (Vec<Vec<Candidate>>, (Option<usize>, usize));
 
 /// Columns of one view bounded together: their values of a feature row are
-/// contiguous, where a column at a time reads one value per row.
-const VIEW_BLOCK: usize = 16;
+/// contiguous (a cache line of i16 weights), where a column at a time reads
+/// one value per row.
+const VIEW_BLOCK: usize = 32;
 
-/// Per column of one view (a perspective and a king square) of
-/// [`prove_joint`]: `squares` holds the candidates of each other square and
-/// `own` the own king's piece-square feature and threat group;
-/// `row(feature, column)` is a piece-square weight, `tops` the threat
+/// How many squares ahead [`block_bound`] asks for the rows it will read.
+const PREFETCH_SQUARES: usize = 2;
+
+/// Per view (a perspective and a king square) of [`prove_joint`] and
+/// column, the range: each view's candidates per other square and its own
+/// king's piece-square feature and threat group; `rows` are the
+/// piece-square weights (`tops.width` per feature), `tops` the threat
 /// groups' sums, `pairs` the pawn pairs' sums by holder ([`pair_tops`]),
-/// `base(column)` the bias. Calls `each(column, range)`.
-#[allow(clippy::too_many_arguments)]
-fn view_bound(
-    squares: &[Vec<Candidate>],
-    own: (Option<usize>, usize),
-    row: impl Fn(usize, usize) -> i64,
+/// `base(column)` the bias. Blocks of columns are shared out among the
+/// threads, each bounding its block in every view in turn: a block's
+/// threat sums are read by every view.
+fn views_bound<W: Copy + Into<i64> + Sync>(
+    views: &[&ViewCandidates],
+    rows: &[W],
+    tops: &GroupTops,
+    pairs: Option<&GroupTops>,
+    base: impl Fn(usize) -> i64 + Sync,
+) -> Vec<Vec<Interval>> {
+    let blocks: Vec<usize> = (0..tops.width.div_ceil(VIEW_BLOCK)).collect();
+    let by_block = super::map_parallel(&blocks, |&block| {
+        let mut scratch = BlockScratch::default();
+        views.iter().map(|&view| block_bound(view, block, rows, tops, pairs, &base, &mut scratch)).collect::<Vec<_>>()
+    });
+    let mut ranges = vec![Vec::with_capacity(tops.width); views.len()];
+    for block in by_block {
+        for (ranges, block) in ranges.iter_mut().zip(block) {
+            ranges.extend(block);
+        }
+    }
+    ranges
+}
+
+/// Per other square and block column: the best piece (with its threats)
+/// of each side, queens and others apart: own queens, own others, their
+/// queens, their others; from above (`hi`) and below (`lo`).
+#[derive(Default)]
+struct BlockScratch {
+    hi: Vec<[[i64; VIEW_BLOCK]; 4]>,
+    lo: Vec<[[i64; VIEW_BLOCK]; 4]>,
+}
+
+/// The ranges of the columns of `block` in one view ([`views_bound`]).
+fn block_bound<W: Copy + Into<i64>>(
+    (squares, (own_row, own_group)): &ViewCandidates,
+    block: usize,
+    rows: &[W],
     tops: &GroupTops,
     pairs: Option<&GroupTops>,
     base: impl Fn(usize) -> i64,
-    mut each: impl FnMut(usize, Interval),
-) {
+    BlockScratch { hi, lo }: &mut BlockScratch,
+) -> Vec<Interval> {
     let width = tops.width;
-    let (own_row, own_group) = own;
-    // Per other square and block column: the best piece (with its threats)
-    // of each side, queens and others apart: own queens, own others, their
-    // queens, their others.
-    let mut hi = vec![[[0i64; VIEW_BLOCK]; 4]; squares.len()];
-    let mut lo = hi.clone();
-    // Per column, the per-square values: the best of either side, then the
-    // four above.
-    let mut high: [Vec<i64>; 5] = Default::default();
-    let mut low: [Vec<i64>; 5] = Default::default();
-    for start in (0..width).step_by(VIEW_BLOCK) {
-        let n = VIEW_BLOCK.min(width - start);
-        for (pieces, (h, l)) in squares.iter().zip(hi.iter_mut().zip(lo.iter_mut())) {
-            *h = [[0; VIEW_BLOCK]; 4];
-            *l = [[0; VIEW_BLOCK]; 4];
-            for &Candidate { row: f, group: g, pawn, own, queen } in pieces {
-                let slot = 2 * usize::from(!own) + usize::from(!queen);
-                let (top_high, top_low) = (&tops.high[g * width + start..][..n], &tops.low[g * width + start..][..n]);
-                let pairs = pawn.zip(pairs).map(|(p, t)| (&t.high[p * width + start..][..n], &t.low[p * width + start..][..n]));
-                for j in 0..n {
-                    let r = f.map_or(0, |f| row(f, start + j));
-                    let (pair_high, pair_low) = pairs.map_or((0, 0), |(h, l)| (h[j], l[j]));
-                    h[slot][j] = h[slot][j].max(r + top_high[j] + pair_high);
-                    l[slot][j] = l[slot][j].max(-r + top_low[j] + pair_low);
+    let start = block * VIEW_BLOCK;
+    let n = VIEW_BLOCK.min(width - start);
+    hi.resize(squares.len(), [[0; VIEW_BLOCK]; 4]);
+    lo.resize(squares.len(), [[0; VIEW_BLOCK]; 4]);
+    // The rows' blocks are far apart in a large table: each square's are
+    // asked for two squares ahead.
+    let prefetch = |pieces: &[Candidate]| {
+        for f in pieces.iter().filter_map(|c| c.row) {
+            let block = &rows[f * width + start..][..n];
+            crate::simd::prefetch(block.as_ptr());
+            crate::simd::prefetch(&block[n - 1]);
+        }
+    };
+    squares.iter().take(PREFETCH_SQUARES).for_each(|pieces| prefetch(pieces));
+    for (i, (pieces, (h, l))) in squares.iter().zip(hi.iter_mut().zip(lo.iter_mut())).enumerate() {
+        if let Some(ahead) = squares.get(i + PREFETCH_SQUARES) {
+            prefetch(ahead);
+        }
+        *h = [[0; VIEW_BLOCK]; 4];
+        *l = [[0; VIEW_BLOCK]; 4];
+        for &Candidate { row: f, group: g, pawn, own, queen } in pieces {
+            let slot = 2 * usize::from(!own) + usize::from(!queen);
+            // The candidate's own values: its row, its threats' and its
+            // pawn pairs' sums.
+            let mut up = [0i64; VIEW_BLOCK];
+            let mut down = [0i64; VIEW_BLOCK];
+            if let Some(f) = f {
+                for ((u, d), &w) in up.iter_mut().zip(down.iter_mut()).zip(&rows[f * width + start..][..n]) {
+                    *u = w.into();
+                    *d = -*u;
                 }
+            }
+            let mut add = |t: &GroupTops, group: usize| {
+                let (th, tl) = (t.block(&t.high, group, block), t.block(&t.low, group, block));
+                for (((u, d), &th), &tl) in up.iter_mut().zip(down.iter_mut()).zip(th).zip(tl) {
+                    *u += th;
+                    *d += tl;
+                }
+            };
+            add(tops, g);
+            if let Some((p, pairs)) = pawn.zip(pairs) {
+                add(pairs, p);
+            }
+            for (((h, l), &u), &d) in h[slot].iter_mut().zip(l[slot].iter_mut()).zip(&up).zip(&down) {
+                *h = (*h).max(u);
+                *l = (*l).max(d);
             }
         }
-        for j in 0..n {
+    }
+    (0..n)
+        .map(|j| {
             let column = start + j;
-            let base = base(column) + own_row.map_or(0, |f| row(f, column));
-            high.iter_mut().chain(low.iter_mut()).for_each(Vec::clear);
-            for (h, l) in hi.iter().zip(&lo) {
-                for (table, v) in [(&mut high, h), (&mut low, l)] {
-                    table[0].push(v.iter().map(|slot| slot[j]).max().unwrap_or(0));
-                    for (t, slot) in table[1..].iter_mut().zip(v) {
-                        t.push(slot[j]);
-                    }
-                }
-            }
+            let base = base(column) + own_row.map_or(0, |f| rows[f * width + column].into());
             // At most 31 other pieces; or per side at most 15 (own, besides
             // the king) or 16 (the opponent's), of which at most 9 queens:
             // the smaller bound (the second drops that pieces stand on
             // different squares).
-            let others = |t: &mut [Vec<i64>; 5]| {
-                let all = top_positive(&mut t[0], MAX_PIECES - 1);
-                let [_, own_queens, own_others, their_queens, their_others] = t;
-                let sides = side_sum(own_queens, own_others, MAX_PIECES / 2 - 1) + side_sum(their_queens, their_others, MAX_PIECES / 2);
+            let others = |per_square: &[[[i64; VIEW_BLOCK]; 4]]| -> i64 {
+                // Per square: the best piece of either side; own queens,
+                // own others, their queens, their others (with room for
+                // the queens [`side_sum`] adds).
+                let mut best = [0i64; 64];
+                let mut sides = [[0i64; 64 + MAX_QUEENS]; 4];
+                for (s, v) in per_square.iter().enumerate() {
+                    for (side, slot) in sides.iter_mut().zip(v) {
+                        side[s] = slot[j];
+                    }
+                    best[s] = v.iter().map(|slot| slot[j]).max().unwrap_or(0);
+                }
+                let m = per_square.len();
+                let all = top_positive_sum(&mut best[..m], MAX_PIECES - 1);
+                let [own_queens, own_others, their_queens, their_others] = &mut sides;
+                let sides = side_sum(&mut own_queens[..m], own_others, m, MAX_PIECES / 2 - 1)
+                    + side_sum(&mut their_queens[..m], their_others, m, MAX_PIECES / 2);
                 all.min(sides)
             };
-            let max = base + tops.high[own_group * width + column] + others(&mut high);
-            let min = base - tops.low[own_group * width + column] - others(&mut low);
-            each(column, Interval::new(min, max));
-        }
-    }
+            let (own_high, own_low) = tops.at(*own_group, column);
+            Interval::new(base - own_low - others(lo), base + own_high + others(hi))
+        })
+        .collect()
 }
 
 /// PP_3Wide's rows `weights` (`width` per feature) as [`GroupTops`] by
@@ -311,12 +378,7 @@ fn pair_tops<P: Copy + Into<i32>>(weights: &[P], width: usize) -> GroupTops {
                 .collect();
         }
     }
-    let mut high = vec![0i64; 128 * width];
-    let mut low = vec![0i64; 128 * width];
-    for (holder, slots) in slots.iter().enumerate() {
-        slot_sums(weights, width, slots, &mut high[holder * width..][..width], &mut low[holder * width..][..width]);
-    }
-    GroupTops { width, high, low }
+    GroupTops::of_slots(weights, width, &slots)
 }
 
 /// The bounds of an accumulator summing a per-piece set (`index`, with its
@@ -364,10 +426,8 @@ pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded + Sync, T: 
     let pair_lane_tops = pairs.map(|(weights, _)| pair_tops(weights, lanes));
     let extra = |ranges: fn(&SetBound) -> &[Interval], i: usize| others.iter().fold(Interval::point(0), |sum, set| sum + ranges(set)[i]);
     let pair_bound = |ranges: fn(&SetBound) -> &[Interval], i: usize| pairs.map_or(Interval::point(0), |(_, set)| ranges(set)[i]);
-    // A view's lane ranges, with or without the pawns' pairs.
-    let lane_bound = |squares: &[Vec<Candidate>], own, pairs, each: &mut dyn FnMut(usize, Interval)| {
-        view_bound(squares, own, |f, lane| params.weights[f * lanes + lane].into(), &lane_tops, pairs, |lane| i64::from(params.biases[lane]), each)
-    };
+    // Views' lane ranges, with or without the pawns' pairs.
+    let lane_bound = |views: &[&ViewCandidates], pairs| views_bound(views, params.weights, &lane_tops, pairs, |lane| i64::from(params.biases[lane]));
     // The views (a perspective and its king's square) with distinct
     // candidates: mirrored or flipped king squares have the same bounds.
     let mut seen = std::collections::HashSet::new();
@@ -403,24 +463,18 @@ pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded + Sync, T: 
             }
         }
     }
-    // Each view's lane and PSQT ranges: independent work, spread over the
-    // CPU's threads, then recorded in view order (so the proof is the same
-    // however many threads ran).
-    let bounds = super::map_parallel(&distinct, |(_, _, (squares, own))| {
-        let mut lane_ranges = vec![Interval::point(0); lanes];
-        lane_bound(squares, *own, pair_lane_tops.as_ref(), &mut |lane, range| {
-            lane_ranges[lane] = range + extra(|s| &s.lanes, lane)
-        });
-        let mut psqt_ranges = vec![Interval::point(0); buckets];
-        view_bound(
-            squares,
-            *own,
-            |f, bucket| i64::from(params.psqt_weights[f * buckets + bucket]),
-            &psqt_tops,
-            None,
-            |_| 0,
-            |bucket, range| psqt_ranges[bucket] = range + extra(|s| &s.psqt, bucket) + pair_bound(|s| &s.psqt, bucket),
-        );
+    // Each view's lane and PSQT ranges (recorded in view order, so the
+    // proof is the same however many threads ran).
+    let all: Vec<&ViewCandidates> = distinct.iter().map(|(.., view)| view).collect();
+    let lane_ranges = lane_bound(&all, pair_lane_tops.as_ref());
+    let psqt_ranges = views_bound(&all, params.psqt_weights, &psqt_tops, None, |_| 0);
+    let bounds = lane_ranges.into_iter().zip(psqt_ranges).map(|(lane_ranges, psqt_ranges)| {
+        let lane_ranges = lane_ranges.into_iter().enumerate().map(|(lane, range)| range + extra(|s| &s.lanes, lane)).collect::<Vec<_>>();
+        let psqt_ranges = psqt_ranges
+            .into_iter()
+            .enumerate()
+            .map(|(bucket, range)| range + extra(|s| &s.psqt, bucket) + pair_bound(|s| &s.psqt, bucket))
+            .collect::<Vec<_>>();
         (lane_ranges, psqt_ranges)
     });
     let mut psqt = vec![None::<Interval>; buckets];
@@ -439,15 +493,13 @@ pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded + Sync, T: 
     // better than their pawns (many pawns, each with many partners): both
     // bounds hold, so does the intersection.
     let leaves = |r: &Interval| !Int::I16.fits(*r);
-    for ((.., lane_ranges), (squares, own)) in views.iter_mut().zip(&candidates) {
-        if pairs.is_none() || !lane_ranges.iter().any(leaves) {
-            continue;
-        }
-        lane_bound(squares, *own, None, &mut |lane, range| {
+    let again: Vec<usize> = (0..views.len()).filter(|&v| pairs.is_some() && views[v].2.iter().any(leaves)).collect();
+    let by_rows = lane_bound(&again.iter().map(|&v| &candidates[v]).collect::<Vec<_>>(), None);
+    for (v, ranges) in again.into_iter().zip(by_rows) {
+        for (lane, (r, range)) in views[v].2.iter_mut().zip(ranges).enumerate() {
             let rows = range + extra(|s| &s.lanes, lane) + pair_bound(|s| &s.lanes, lane);
-            let r = &mut lane_ranges[lane];
             *r = Interval::new(r.min.max(rows.min), r.max.min(rows.max));
-        });
+        }
     }
     for ((perspective, king, lane_ranges), rounds) in views.iter().zip(rounds) {
         proof.record_lanes(ACCUMULATOR, Int::I16, lane_ranges, |lane| match rounds[lane] {
@@ -561,6 +613,36 @@ mod tests {
         assert_eq!(Sf18::index(Color::White, a1, Threat { attacker: queen, from: d4, attacked: queen, to: e5 }), None);
         let upper = Sf18::index(Color::White, a1, Threat { attacker: queen, from: e5, attacked: queen, to: d4 }).unwrap();
         assert!(seen[upper]);
+    }
+
+    #[test]
+    fn side_sum_is_the_best_choice_of_at_most_nine_queens() {
+        // Every split of `n` between the largest queens (at most 9) and the
+        // largest others, positives only, against side_sum's merge.
+        let by_split = |queens: &[i64], others: &[i64], n: usize| -> i64 {
+            let top = |v: &[i64], k: usize| {
+                let mut v = v.to_vec();
+                v.sort_unstable_by(|a, b| b.cmp(a));
+                v.iter().take(k).filter(|&&x| x > 0).sum::<i64>()
+            };
+            (0..=n.min(MAX_QUEENS)).map(|k| top(queens, k) + top(others, n - k)).max().unwrap_or(0)
+        };
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |m: i64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % (2 * m as u64 + 1)) as i64 - m
+        };
+        for case in 0..2000 {
+            let len = case % 40;
+            let n = case % 17;
+            let queens: Vec<i64> = (0..len).map(|_| next(50)).collect();
+            let mut others = vec![0i64; len + MAX_QUEENS];
+            others[..len].iter_mut().for_each(|v| *v = next(50));
+            let expected = by_split(&queens, &others[..len], n);
+            assert_eq!(side_sum(&mut queens.clone(), &mut others, len, n), expected, "case {case}");
+        }
     }
 
     #[test]

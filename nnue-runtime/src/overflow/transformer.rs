@@ -104,7 +104,7 @@ pub(super) fn pieces_allowed(perspective: Color, square: Square) -> impl Iterato
 }
 
 /// The sum of the `k` largest positive values of `values` (reorders it).
-fn top_positive_sum(values: &mut [i64], k: usize) -> i64 {
+pub(super) fn top_positive_sum(values: &mut [i64], k: usize) -> i64 {
     let mut positive = 0;
     for i in 0..values.len() {
         if values[i] > 0 {
