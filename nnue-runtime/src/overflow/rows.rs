@@ -23,6 +23,10 @@ pub struct SetBound {
 /// matrix once, row by row.
 const LANE_BLOCK: usize = 32;
 
+/// A block whose values span fewer than this many integers is counted
+/// (one count per column and value) instead of selected.
+const COUNTED_SPAN: i64 = 1 << 12;
+
 /// The per-column range of `max_active` rows of `values` (`width` columns
 /// per row) chosen freely: `[sum of the max_active most negative, sum of
 /// the max_active largest positive]`.
@@ -32,10 +36,43 @@ pub fn column_ranges<W: Copy + Into<i64>>(values: &[W], width: usize, max_active
     }
     let rows = values.len() / width;
     let mut ranges = Vec::with_capacity(width);
-    let mut columns: Vec<Vec<i64>> = vec![Vec::with_capacity(rows); LANE_BLOCK.min(width)];
+    let mut columns: Vec<Vec<i64>> = vec![Vec::new(); LANE_BLOCK.min(width)];
+    let mut counts: Vec<u32> = Vec::new();
     for block in (0..width).step_by(LANE_BLOCK) {
         let n = LANE_BLOCK.min(width - block);
-        columns.iter_mut().for_each(Vec::clear);
+        let block_values = || values.chunks_exact(width).flat_map(|row| row[block..block + n].iter().map(|&v| v.into()));
+        let (low, high) = block_values().fold((i64::MAX, i64::MIN), |(l, h), v: i64| (l.min(v), h.max(v)));
+        if rows > 0 && high - low < COUNTED_SPAN {
+            // Few distinct values (i8 weights): counted per column, then
+            // taken from either end.
+            let span = (high - low + 1) as usize;
+            counts.clear();
+            counts.resize(n * span, 0);
+            for row in values.chunks_exact(width) {
+                for (column, &v) in row[block..block + n].iter().enumerate() {
+                    counts[column * span + (v.into() - low) as usize] += 1;
+                }
+            }
+            for counts in counts.chunks_exact(span) {
+                let taken = |values: &mut dyn Iterator<Item = (i64, u32)>| {
+                    let (mut left, mut sum) = (max_active as i64, 0i64);
+                    for (v, count) in values {
+                        let take = left.min(i64::from(count));
+                        (sum, left) = (sum + take * v, left - take);
+                    }
+                    sum
+                };
+                let value = |(i, &count): (usize, &u32)| (low + i as i64, count);
+                let max = taken(&mut counts.iter().enumerate().rev().map(value).take_while(|&(v, _)| v > 0));
+                let min = taken(&mut counts.iter().enumerate().map(value).take_while(|&(v, _)| v < 0));
+                ranges.push(Interval::new(min, max));
+            }
+            continue;
+        }
+        for column in columns.iter_mut() {
+            column.clear();
+            column.reserve(rows);
+        }
         for row in values.chunks_exact(width) {
             for (column, &v) in columns.iter_mut().zip(&row[block..block + n]) {
                 column.push(v.into());
@@ -96,6 +133,32 @@ mod tests {
         let wide: Vec<i16> = (0..3 * 40).map(|i| if i % 40 == 39 { 100 } else { -1 }).collect();
         let ranges = column_ranges(&wide, 40, 2);
         assert_eq!((ranges[0], ranges[39]), (Interval::new(-2, 0), Interval::new(0, 200)));
+    }
+
+    #[test]
+    fn counted_and_selected_blocks_agree_with_sorting() {
+        // Narrow values (i8) are counted, wide ones selected: both against
+        // each column sorted.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: i64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % (2 * m as u64 + 1)) as i64 - m
+        };
+        for (span, width, rows, k) in [(127, 40, 300, 25), (20_000, 40, 300, 25), (127, 3, 5, 9), (30_000, 3, 5, 9)] {
+            let values: Vec<i64> = (0..width * rows).map(|_| next(span)).collect();
+            let expected: Vec<Interval> = (0..width)
+                .map(|c| {
+                    let mut column: Vec<i64> = values.iter().skip(c).step_by(width).copied().collect();
+                    column.sort_unstable();
+                    let min = column.iter().take(k).filter(|&&v| v < 0).sum();
+                    let max = column.iter().rev().take(k).filter(|&&v| v > 0).sum();
+                    Interval::new(min, max)
+                })
+                .collect();
+            assert_eq!(column_ranges(&values, width, k), expected, "span {span}, {width} columns");
+        }
     }
 
     #[test]
