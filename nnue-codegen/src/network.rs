@@ -295,6 +295,10 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 <FeatureSet as #rt::FeatureSet>::index(perspective, king, square, piece)
             }
 
+            fn prefetch_update(&self, removed: &[u32], added: &[u32]) {
+                self.transformer.prefetch_rows(removed, added)
+            }
+
             fn update(&self, from: &Accumulator, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
                 Network::update(self, from, to, perspective, removed, added)
             }

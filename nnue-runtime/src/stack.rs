@@ -134,9 +134,7 @@ impl<N: Network> AccumulatorStack<N> {
     /// # Panics
     /// If [`Self::reset`] was never called.
     pub fn accumulator(&mut self, net: &N, pos: &impl Position) -> &N::Accumulator {
-        if N::BOARD_FEATURES {
-            self.update_both(net, pos);
-        }
+        self.update_both(net, pos);
         for perspective in [Color::White, Color::Black] {
             self.compute(net, pos, perspective);
         }
@@ -176,21 +174,21 @@ impl<N: Network> AccumulatorStack<N> {
         self.len += 1;
     }
 
-    /// The common case of a search for networks with board features: both
-    /// perspectives of the top node pending, both computed one move below,
-    /// and the move keeps both views. White's changed features are listed
-    /// and their rows requested ([`Network::prefetch_update`]) before
-    /// black's are listed, so that black's listing (the threat features:
-    /// hundreds of instructions) runs while white's rows come in from
-    /// memory; then both updates. In any other case it does nothing, and
-    /// the perspectives are computed one by one.
+    /// The common case of a search: both perspectives of the top node
+    /// pending, both computed one move below, and the move keeps both
+    /// views. White's changed features are listed and their rows requested
+    /// ([`Network::prefetch_update`]) before black's are listed, so that
+    /// black's listing (with threat features, hundreds of instructions) runs
+    /// while white's rows come in from memory; then both updates. In any
+    /// other case it does nothing, and the perspectives are computed one by
+    /// one.
     fn update_both(&mut self, net: &N, pos: &impl Position) {
         let len = self.len;
         if len < 2 {
             return;
         }
         debug_assert_eq!(self.nodes[len - 1].kings, [pos.king_square(Color::White), pos.king_square(Color::Black)], "the position is not the stack's");
-        debug_assert!(self.nodes[len - 1].board == pos.bitboards(), "the position is not the stack's");
+        debug_assert!(!N::BOARD_FEATURES || self.nodes[len - 1].board == pos.bitboards(), "the position is not the stack's");
         let (below, rest) = self.nodes.split_at_mut(len - 1);
         let (from, to) = (&below[len - 2], &mut rest[0]);
         if to.computed != [false, false] || from.computed != [true, true] {

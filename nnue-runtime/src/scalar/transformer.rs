@@ -31,6 +31,13 @@ impl<const L1: usize, const B: usize> Transformer<L1, B> {
         Ok(Transformer { biases, weights, psqt_weights })
     }
 
+    /// Asks for the first lanes of the rows of an update made soon after
+    /// (see [`crate::Network::prefetch_update`]).
+    pub fn prefetch_rows(&self, removed: &[u32], added: &[u32]) {
+        let update = crate::kernels::SetUpdate { weights: &self.weights, psqt_weights: &self.psqt_weights, removed, added };
+        crate::kernels::SetUpdates::prefetch_rows::<L1, B>(&update, crate::kernels::PREFETCH_LANES);
+    }
+
     /// `out = base - sum(removed rows) + sum(added rows)` (wrapping i16 and
     /// i32, as Stockfish's), the values and the PSQT values.
     #[allow(clippy::too_many_arguments)]
