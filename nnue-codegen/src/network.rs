@@ -234,6 +234,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
             pub fn refresh(&self, pos: &impl #rt::Position, accumulator: &mut Accumulator) {
                 let mut active = [#rt::FeatureList::default(), #rt::FeatureList::default()];
                 <FeatureSet as #rt::FeatureSet>::active_features_both(pos, &mut active);
+                self.transformer.prefetch_rows(&[], active[1].as_slice());
                 for (p, active) in active.iter().enumerate() {
                     self.accumulate(
                         &self.transformer.biases,
