@@ -234,7 +234,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
             pub fn refresh(&self, pos: &impl #rt::Position, accumulator: &mut Accumulator) {
                 let mut active = [#rt::FeatureList::default(), #rt::FeatureList::default()];
                 <FeatureSet as #rt::FeatureSet>::active_features_both(pos, &mut active);
-                self.transformer.prefetch_rows(&[], active[1].as_slice());
+                self.transformer.prefetch_refresh_rows(active[1].as_slice());
                 for (p, active) in active.iter().enumerate() {
                     self.accumulate(
                         &self.transformer.biases,
@@ -297,7 +297,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
             }
 
             fn prefetch_update(&self, removed: &[u32], added: &[u32]) {
-                self.transformer.prefetch_rows(removed, added)
+                self.transformer.prefetch_rows(removed, added, #rt::kernels::PREFETCH_LANES)
             }
 
             fn update(&self, from: &Accumulator, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {

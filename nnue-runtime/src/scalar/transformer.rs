@@ -16,6 +16,14 @@ pub struct Transformer<const L1: usize, const B: usize> {
     pub psqt_weights: AlignedSlice<i32>,
 }
 
+/// The longest rows (in lanes) whose refresh requests the second
+/// perspective's rows, whole, before summing the first's. Interleaved A/B of
+/// `nnue bench --ops refresh` (new/old, two runs each): HalfKP (256 lanes)
+/// 0.959 and 0.974, the small net (128) 0.985 and 0.999; 256 lanes of each
+/// row requested on longer rows: Obsidian's net (512) 1.034, the SFNNv8
+/// stand-in (2560) 0.987, the 17.1 big net (3072) 0.993.
+pub const REQUESTED_REFRESH_LANES: usize = 256;
+
 impl<const L1: usize, const B: usize> Transformer<L1, B> {
     /// Reads biases, weights and PSQT weights (in that order). Biases and
     /// weights are multiplied by `load_scale`.
@@ -31,11 +39,19 @@ impl<const L1: usize, const B: usize> Transformer<L1, B> {
         Ok(Transformer { biases, weights, psqt_weights })
     }
 
-    /// Asks for the first lanes of the rows of an update made soon after
-    /// (see [`crate::Network::prefetch_update`]).
-    pub fn prefetch_rows(&self, removed: &[u32], added: &[u32]) {
+    /// Asks for the first `lanes` lanes (and the PSQT values) of the rows
+    /// of an update made soon after (see [`crate::Network::prefetch_update`]).
+    pub fn prefetch_rows(&self, removed: &[u32], added: &[u32], lanes: usize) {
         let update = crate::kernels::SetUpdate { weights: &self.weights, psqt_weights: &self.psqt_weights, removed, added };
-        crate::kernels::SetUpdates::prefetch_rows::<L1, B>(&update, crate::kernels::PREFETCH_LANES);
+        crate::kernels::SetUpdates::prefetch_rows::<L1, B>(&update, lanes);
+    }
+
+    /// Asks for the rows of the second perspective of a refresh before the
+    /// first is summed, when rows are short ([`REQUESTED_REFRESH_LANES`]).
+    pub fn prefetch_refresh_rows(&self, features: &[u32]) {
+        if L1 <= REQUESTED_REFRESH_LANES {
+            self.prefetch_rows(&[], features, L1);
+        }
     }
 
     /// `out = base - sum(removed rows) + sum(added rows)` (wrapping i16 and
