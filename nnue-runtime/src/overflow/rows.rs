@@ -139,13 +139,8 @@ mod tests {
     fn counted_and_selected_blocks_agree_with_sorting() {
         // Narrow values (i8) are counted, wide ones selected: both against
         // each column sorted.
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |m: i64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % (2 * m as u64 + 1)) as i64 - m
-        };
+        let mut rng = crate::Rng::new(0x2545_f491_4f6c_dd1du64);
+        let mut next = |m: i64| rng.range(-m, m);
         for (span, width, rows, k) in [(127, 40, 300, 25), (20_000, 40, 300, 25), (127, 3, 5, 9), (30_000, 3, 5, 9)] {
             let values: Vec<i64> = (0..width * rows).map(|_| next(span)).collect();
             let expected: Vec<Interval> = (0..width)

@@ -627,13 +627,8 @@ mod tests {
             };
             (0..=n.min(MAX_QUEENS)).map(|k| top(queens, k) + top(others, n - k)).max().unwrap_or(0)
         };
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |m: i64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % (2 * m as u64 + 1)) as i64 - m
-        };
+        let mut rng = crate::Rng::new(0x9e37_79b9_7f4a_7c15u64);
+        let mut next = |m: i64| rng.range(-m, m);
         for case in 0..2000 {
             let len = case % 40;
             let n = case % 17;
