@@ -62,11 +62,18 @@ impl Position for shakmaty::Chess {
         self.board().occupied().count()
     }
 
+    #[inline]
     fn bitboards(&self) -> [[u64; 6]; 2] {
-        // shakmaty numbers squares as we do (a1 = 0, h8 = 63).
+        // shakmaty numbers squares as we do (a1 = 0, h8 = 63). Plain loops:
+        // `array::map` here compiled to calls and copies of the arrays.
         let board = self.board();
-        [shakmaty::Color::White, shakmaty::Color::Black]
-            .map(|c| shakmaty::Role::ALL.map(|r| u64::from(board.by_color(c) & board.by_role(r))))
+        let mut bitboards = [[0; 6]; 2];
+        for (side, c) in bitboards.iter_mut().zip([shakmaty::Color::White, shakmaty::Color::Black]) {
+            for (bitboard, r) in side.iter_mut().zip(shakmaty::Role::ALL) {
+                *bitboard = u64::from(board.by_color(c) & board.by_role(r));
+            }
+        }
+        bitboards
     }
 }
 
