@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -104,7 +105,12 @@ struct Runner {
         return int(psqt) + int(positional);
     }
 
+    // A fresh NNZInfo per transform, default-initialised as in Network::evaluate:
+    // the AVX-512 build's NNZInfo appends after its `count`, so a reused one
+    // would grow past its array.
     std::int32_t transform(const Position& pos, int bucket) {
+        nnz.~NNZInfo<L1>();
+        new (&nnz) NNZInfo<L1>;
         return ft.transform(pos, *stack, cache, transformed, bucket, nnz);
     }
     std::int32_t forward(int bucket) const { return layers[bucket].propagate(transformed, nnz); }
