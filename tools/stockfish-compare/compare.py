@@ -421,6 +421,21 @@ def fmt(x):
     return "-" if x is None else f"{x:.0f}"
 
 
+def ratio_table(ops, ours_rounds, sf_rounds):
+    """Markdown rows: per operation the fastest round of each program, the
+    ratio of the fastest rounds and the median of the per-round ratios."""
+    rows = ["| operation | nnue fastest (ns) | Stockfish fastest (ns) | ratio of fastest (nnue/SF) "
+            "| median of per-round ratios |", "|---|---:|---:|---:|---:|"]
+    for op in ops:
+        ours = [r[op] for r in ours_rounds]
+        sf = [r[op] for r in sf_rounds]
+        ratios = [o / s if s > 0 else float("nan") for o, s in zip(ours, sf)]
+        best = min(ours) / min(sf) if min(sf) > 0 else float("nan")
+        rows.append(f"| {OP_NAMES[op]} | {fmt(min(ours))} | {fmt(min(sf))} | {best:.2f} "
+                    f"| {statistics.median(ratios):.2f} |")
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--stockfish", required=True, help="a Stockfish git repository (bare or checkout) holding the tags")
@@ -504,51 +519,61 @@ def main():
         "- load average at start: %.2f %.2f %.2f (this is a shared machine: other work inflates and scatters the "
         "numbers; compare the two programs only within this table)" % os.getloadavg(),
     ]
+    exes = {}
     for isa in isas:
         arch = ARCHS[isa]
-        exe = build(args.stockfish, tag, arch, args.build_dir)
+        exes[isa] = build(args.stockfish, tag, arch, args.build_dir)
         if not args.skip_dump_check:
-            report.append(f"- {arch}: " + dump_check(exe, args.core, net, info["slot"], tag))
-        if args.dump_only:
-            continue
-        if args.load:
-            report += ["", f"### loading, backend {isa} (Stockfish ARCH={arch})", ""]
-            report += load_rounds(exe, nnue, args.core, net, info["slot"], tag, isa, args.rounds,
+            report.append(f"- {arch}: " + dump_check(exes[isa], args.core, net, info["slot"], tag))
+    if args.dump_only:
+        isas = []
+    if args.load:
+        for isa in isas:
+            report += ["", f"### loading, backend {isa} (Stockfish ARCH={ARCHS[isa]})", ""]
+            report += load_rounds(exes[isa], nnue, args.core, net, info["slot"], tag, isa, args.rounds,
                                   info.get("allow_overflow", False))
-            continue
-        sf_rounds, our_rounds = [], []
-        for r in range(args.rounds):
+        isas = []
+    # Rounds outermost, so that every backend's and build's measurement of a
+    # round is taken in the same minute: the last table compares across them.
+    sf_rounds = {isa: [] for isa in isas}
+    our_rounds = {isa: [] for isa in isas}
+    for r in range(args.rounds if isas else 0):
+        for isa in isas:
             log(f"[round {r + 1}/{args.rounds}] {isa}: Stockfish {tag}")
-            out = run_stockfish(exe, args.core, net, info["slot"], tag,
+            out = run_stockfish(exes[isa], args.core, net, info["slot"], tag,
                                 [f"nnuebench {info['slot']} {Path(args.moves).resolve()} {args.runs} {','.join(sf_ops)}"])
-            sf_rounds.append(parse_stockfish_bench(out))
-            log(f"    Stockfish: " + ", ".join(f"{o} {sf_rounds[-1][o]:.0f}" for o in sf_ops))
+            sf_rounds[isa].append(parse_stockfish_bench(out))
+            log(f"    Stockfish: " + ", ".join(f"{o} {sf_rounds[isa][-1][o]:.0f}" for o in sf_ops))
             if not stockfish_only:
                 log(f"[round {r + 1}/{args.rounds}] {isa}: nnue bench")
-                our_rounds.append(run_ours(nnue, args.core, net, isa, args.moves, args.runs, ops,
-                                            info.get("allow_overflow", False)))
-                log(f"    nnue: " + ", ".join(f"{o} {our_rounds[-1][o]:.0f}" for o in ops))
-        report += ["", f"### backend {isa} (Stockfish ARCH={arch})", ""]
+                our_rounds[isa].append(run_ours(nnue, args.core, net, isa, args.moves, args.runs, ops,
+                                                 info.get("allow_overflow", False)))
+                log(f"    nnue: " + ", ".join(f"{o} {our_rounds[isa][-1][o]:.0f}" for o in ops))
+    for isa in isas:
+        report += ["", f"### backend {isa} (Stockfish ARCH={ARCHS[isa]})", ""]
         if stockfish_only:
             report += ["Our side: unsupported (nnue bench cannot load this net yet); Stockfish only.", "",
                        "| operation | Stockfish fastest (ns) | Stockfish median of rounds (ns) |", "|---|---:|---:|"]
             for op in sf_ops:
-                vals = [r[op] for r in sf_rounds]
+                vals = [r[op] for r in sf_rounds[isa]]
                 name = DOMOVE_NAME if op == "domove" else OP_NAMES[op]
                 report.append(f"| {name} | {fmt(min(vals))} | {fmt(statistics.median(vals))} |")
         else:
-            report += ["| operation | nnue fastest (ns) | Stockfish fastest (ns) | ratio of fastest (nnue/SF) "
-                       "| median of per-round ratios |", "|---|---:|---:|---:|---:|"]
-            for op in ops:
-                ours = [r[op] for r in our_rounds]
-                sf = [r[op] for r in sf_rounds]
-                ratios = [o / s if s > 0 else float("nan") for o, s in zip(ours, sf)]
-                best = min(ours) / min(sf) if min(sf) > 0 else float("nan")
-                report.append(f"| {OP_NAMES[op]} | {fmt(min(ours))} | {fmt(min(sf))} | {best:.2f} "
-                              f"| {statistics.median(ratios):.2f} |")
+            report += ratio_table(ops, our_rounds[isa], sf_rounds[isa])
             if "domove" in sf_ops:
-                sf = [r["domove"] for r in sf_rounds]
+                sf = [r["domove"] for r in sf_rounds[isa]]
                 report.append(f"| {DOMOVE_NAME} | - | {fmt(min(sf))} | - | - |")
+    if len(isas) > 1 and not stockfish_only:
+        # Per round and operation: our faster backend against Stockfish's faster build.
+        best_ours = [{op: min(our_rounds[isa][r][op] for isa in isas) for op in ops} for r in range(args.rounds)]
+        best_sf = [{op: min(sf_rounds[isa][r][op] for isa in isas) for op in ops} for r in range(args.rounds)]
+        report += ["", f"### our faster backend against Stockfish's faster build ({', '.join(isas)}; per round)", ""]
+        report += ratio_table(ops, best_ours, best_sf)
+        for label, rounds in (("nnue", our_rounds), ("Stockfish", sf_rounds)):
+            faster = ", ".join(
+                f"{OP_NAMES[op]}: {min(isas, key=lambda isa: statistics.median(r[op] for r in rounds[isa]))}"
+                for op in ops)
+            report.append(f"- {label}'s faster by the median of rounds: {faster}")
     report.append("")
     report.append("load average at end: %.2f %.2f %.2f" % os.getloadavg())
     print("\n".join(report))
