@@ -256,6 +256,34 @@ pub unsafe trait Dot: Copy {
     /// # Safety
     /// `p` is valid for `4 * LANES` reads; the CPU supports the ISA.
     unsafe fn nonzero_mask(p: *const u8) -> u32;
+    /// Whether [`Self::nonzero_indices`] compresses the indices in a
+    /// register (AVX-512's `vpcompressd`), so that a sparse layer's search
+    /// takes one call per register; otherwise it looks [`Self::nonzero_mask`]
+    /// up in a table of bit positions, eight chunks at a time.
+    const COMPRESS: bool = false;
+    /// Writes to `out`, in order, the indices `first + l` of the lanes `l`
+    /// whose four bytes at `p + 4l` are not all zero, and returns how many
+    /// there are. May write all `LANES` entries (those past the count hold
+    /// anything).
+    /// # Safety
+    /// `p` is valid for `4 * LANES` reads and `out` for `LANES` writes;
+    /// `first + LANES` fits u16; the CPU supports the ISA.
+    #[inline(always)]
+    unsafe fn nonzero_indices(p: *const u8, first: u16, out: *mut u16) -> usize {
+        // SAFETY: the caller's guarantees cover `nonzero_mask`'s reads, and
+        // at most `LANES` entries are written.
+        unsafe {
+            let mask = Self::nonzero_mask(p);
+            let mut count = 0;
+            for l in 0..Self::LANES {
+                if mask >> l & 1 != 0 {
+                    out.add(count).write(first + l as u16);
+                    count += 1;
+                }
+            }
+            count
+        }
+    }
 }
 
 /// Checks an ISA's activations against [`crate::scalar`]'s on random inputs

@@ -145,6 +145,23 @@ macro_rules! dot_registers {
                 u32::from(_mm512_test_epi32_mask(v, v))
             }
         }
+        const COMPRESS: bool = true;
+        #[inline(always)]
+        unsafe fn nonzero_indices(p: *const u8, first: u16, out: *mut u16) -> usize {
+            // SAFETY: the caller guarantees 64 readable bytes at `p`, 16
+            // writable entries at `out` and AVX-512F.
+            unsafe {
+                let v = _mm512_loadu_si512(p.cast());
+                let mask = _mm512_test_epi32_mask(v, v);
+                let lanes = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+                let indices = _mm512_add_epi32(_mm512_set1_epi32(i32::from(first)), lanes);
+                // The register form of the compress (the memory form is
+                // microcoded on Zen 4), then one store of all 16 entries.
+                let packed = _mm512_maskz_compress_epi32(mask, indices);
+                _mm256_storeu_si256(out.cast(), _mm512_cvtepi32_epi16(packed));
+                mask.count_ones() as usize
+            }
+        }
     };
 }
 
