@@ -16,13 +16,19 @@ pub struct Transformer<const L1: usize, const B: usize> {
     pub psqt_weights: AlignedSlice<i32>,
 }
 
-/// The longest rows (in lanes) whose refresh requests the second
-/// perspective's rows, whole, before summing the first's. Interleaved A/B of
-/// `nnue bench --ops refresh` (new/old, two runs each): HalfKP (256 lanes)
-/// 0.959 and 0.974, the small net (128) 0.985 and 0.999; 256 lanes of each
-/// row requested on longer rows: Obsidian's net (512) 1.034, the SFNNv8
-/// stand-in (2560) 0.987, the 17.1 big net (3072) 0.993.
+/// The rows (in lanes) whose refresh requests the second perspective's
+/// rows, whole, before summing the first's: longer than
+/// [`REQUESTED_REFRESH_MIN_LANES`], at most [`REQUESTED_REFRESH_LANES`].
+/// Interleaved A/B of `nnue bench --ops refresh` (new/old, two runs each) on
+/// a Zen 3 (AVX2): HalfKP (256 lanes) 0.959 and 0.974, the small net (128)
+/// 0.985 and 0.999; 256 lanes of each row requested on longer rows:
+/// Obsidian's net (512) 1.034, the SFNNv8 stand-in (2560) 0.987, the 17.1
+/// big net (3072) 0.993. On a Zen 5 (AVX2 and AVX-512) the small net's
+/// refresh took 0.960-0.972 of the time without the request, HalfKP's
+/// 0.99-1.035: short rows are summed before a request would help.
 pub const REQUESTED_REFRESH_LANES: usize = 256;
+/// See [`REQUESTED_REFRESH_LANES`].
+pub const REQUESTED_REFRESH_MIN_LANES: usize = 128;
 
 impl<const L1: usize, const B: usize> Transformer<L1, B> {
     /// Reads biases, weights and PSQT weights (in that order). Biases and
@@ -47,9 +53,9 @@ impl<const L1: usize, const B: usize> Transformer<L1, B> {
     }
 
     /// Asks for the rows of the second perspective of a refresh before the
-    /// first is summed, when rows are short ([`REQUESTED_REFRESH_LANES`]).
+    /// first is summed, for rows of some lengths ([`REQUESTED_REFRESH_LANES`]).
     pub fn prefetch_refresh_rows(&self, features: &[u32]) {
-        if L1 <= REQUESTED_REFRESH_LANES {
+        if L1 > REQUESTED_REFRESH_MIN_LANES && L1 <= REQUESTED_REFRESH_LANES {
             self.prefetch_rows(&[], features, L1);
         }
     }
