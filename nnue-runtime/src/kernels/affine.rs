@@ -99,13 +99,22 @@ pub unsafe fn affine_columns<
         }
         regs
     } else {
-        const { assert!(D::SETS == 1 || D::SETS == 4) };
-        let full = work - work % 4;
-        // Dense: the trip count hidden, as for one set (below), so that
+        // `D::SETS` sets, halved while they hold more than `D::MAX_SUMS`
+        // registers.
+        let n = const {
+            assert!(D::SETS == 1 || D::SETS == 2 || D::SETS == 4);
+            let mut n = D::SETS;
+            while n > 1 && n * REGS > D::MAX_SUMS {
+                n /= 2;
+            }
+            n
+        };
+        let full = work - work % n;
+        // Dense: the trip count hidden, as for one set (above), so that
         // the weights stay memory operands of the loop.
-        let steps = if SPARSE { full / 4 } else { core::hint::black_box(full / 4) };
-        for j in (0..steps).map(|k| 4 * k) {
-            for (s, set) in sets.iter_mut().enumerate() {
+        let steps = if SPARSE { full / n } else { core::hint::black_box(full / n) };
+        for j in (0..steps).map(|k| n * k) {
+            for (s, set) in sets[..n].iter_mut().enumerate() {
                 column(set, chunk(j + s));
             }
         }
@@ -114,7 +123,7 @@ pub unsafe fn affine_columns<
         }
         let [first, rest @ ..] = sets;
         // SAFETY: the caller guarantees the instructions.
-        rest.iter().fold(first, |acc, set| core::array::from_fn(|r| unsafe { D::add(acc[r], set[r]) }))
+        rest[..n - 1].iter().fold(first, |acc, set| core::array::from_fn(|r| unsafe { D::add(acc[r], set[r]) }))
     };
     for (r, reg) in regs.into_iter().enumerate() {
         // SAFETY: `(r + 1) * LANES <= OUT`; the caller guarantees the instructions.

@@ -177,6 +177,10 @@ pub unsafe trait Dot: Copy {
     /// the dot product accumulates in place with a multi-cycle latency (VNNI
     /// `vpdpbusd`), one when the accumulation is a separate one-cycle add.
     const SETS: usize;
+    /// The most sum registers a column kernel should keep: its sets are
+    /// halved while `SETS` times a layer's output registers exceed it (the
+    /// rest of the register file holds the broadcast input and weights).
+    const MAX_SUMS: usize = usize::MAX;
 
     /// # Safety
     /// The CPU supports the ISA.
