@@ -24,18 +24,24 @@ pub unsafe fn screlu_affine<D: Dot, const IN: usize, const OUT: usize>(
     let x = input.as_ptr();
     for (o, sum) in sums.iter_mut().enumerate() {
         let w = weights[o * IN..].as_ptr();
-        // SAFETY: `i + 4 * LANES <= IN` (IN is a multiple of it), so input
-        // reads stay within `input` and weight reads within row `o`; the
-        // caller guarantees the instructions.
+        // SAFETY: `i + k * step + step <= IN` (IN is a multiple of
+        // `ways * step`, and `step` is 2 * LANES), so input reads stay
+        // within `input` and weight reads within row `o`; the caller
+        // guarantees the instructions.
         unsafe {
-            // Two independent sums, so that consecutive steps do not wait
-            // on each other.
-            let (mut a, mut b) = (D::zero(), D::zero());
-            for i in (0..IN).step_by(4 * D::LANES) {
-                a = D::screlu_dot(a, x.add(i), w.add(i), max);
-                b = D::screlu_dot(b, x.add(i + 2 * D::LANES), w.add(i + 2 * D::LANES), max);
+            // Independent sums, so that consecutive steps do not wait on
+            // each other: two, or eight where the input divides into them,
+            // the trip count hidden (as in
+            // [`screlu_affine_accumulators`]).
+            let mut sums8 = [D::zero(); 8];
+            let step = 2 * D::LANES;
+            let ways = if IN.is_multiple_of(8 * step) { 8 } else { 2 };
+            for i in (0..core::hint::black_box(IN / (ways * step))).map(|n| n * ways * step) {
+                for (k, s) in sums8.iter_mut().enumerate().take(ways) {
+                    *s = D::screlu_dot(*s, x.add(i + k * step), w.add(i + k * step), max);
+                }
             }
-            *sum = D::hsum(D::add(a, b));
+            *sum = D::hsum(sums8.iter().fold(D::zero(), |acc, &s| D::add(acc, s)));
         }
     }
 }
@@ -62,16 +68,27 @@ pub unsafe fn screlu_affine_accumulators<D: Dot, const L1: usize, const OUT: usi
     for (o, sum) in sums.iter_mut().enumerate() {
         let (x0, x1) = (first.as_ptr(), second.as_ptr());
         let (w0, w1) = (weights[2 * o * L1..].as_ptr(), weights[(2 * o + 1) * L1..].as_ptr());
-        // SAFETY: `i + 2 * LANES <= L1`, so lane reads stay within the
+        // SAFETY: `j + 2 * LANES <= L1`, so lane reads stay within the
         // accumulators and weight reads within row `o`'s halves; the caller
         // guarantees the instructions.
         unsafe {
-            // The two halves side by side: two independent sums.
-            let (mut a, mut b) = (D::zero(), D::zero());
-            for i in (0..L1).step_by(2 * D::LANES) {
-                (a, b) = D::screlu_dot_i16_pair((a, b), (x0.add(i), w0.add(i)), (x1.add(i), w1.add(i)), max);
+            // The two halves side by side, and where the lanes divide into
+            // them, four steps at a time into four pairs of sums: with VNNI,
+            // LLVM fuses each multiply-add and its addition into one
+            // `vpdpwssd`, whose latency a single pair of chains waits on.
+            let mut pairs = [(D::zero(), D::zero()); 4];
+            let step = 2 * D::LANES;
+            let unroll = if L1.is_multiple_of(4 * step) { 4 } else { 1 };
+            // The trip count hidden: unrolled, LLVM reassociated the sums
+            // into one chain again.
+            for i in (0..core::hint::black_box(L1 / (unroll * step))).map(|n| n * unroll * step) {
+                for (k, pair) in pairs.iter_mut().enumerate().take(unroll) {
+                    let j = i + k * step;
+                    *pair = D::screlu_dot_i16_pair(*pair, (x0.add(j), w0.add(j)), (x1.add(j), w1.add(j)), max);
+                }
             }
-            *sum = D::hsum(D::add(a, b));
+            let total = pairs.iter().fold(D::zero(), |acc, &(a, b)| D::add(acc, D::add(a, b)));
+            *sum = D::hsum(total);
         }
     }
 }
