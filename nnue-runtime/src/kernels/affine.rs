@@ -209,8 +209,8 @@ unsafe fn nonzero_chunks<'a, D: Dot, const CHUNKS: usize>(input: &[u8], out: &'a
         let dst = out.as_mut_ptr().cast::<u16>();
         for first in (0..CHUNKS).step_by(D::LANES) {
             // SAFETY: `first + LANES <= CHUNKS`, so `4 * LANES` bytes are
-            // readable there and the indices fit u16 (CHUNKS is a layer's
-            // input chunks); `count <= first`, so the `LANES` entries
+            // readable there and the indices fit u16 (CHUNKS <= 2^16,
+            // asserted above); `count <= first`, so the `LANES` entries
             // written end at or before `CHUNKS`.
             count += unsafe { D::nonzero_indices(input.as_ptr().add(4 * first), first as u16, dst.add(count)) };
         }

@@ -261,9 +261,10 @@ pub unsafe trait Dot: Copy {
     /// `p` is valid for `4 * LANES` reads; the CPU supports the ISA.
     unsafe fn nonzero_mask(p: *const u8) -> u32;
     /// Whether [`Self::nonzero_indices`] compresses the indices in a
-    /// register (AVX-512's `vpcompressd`), so that a sparse layer's search
-    /// takes one call per register; otherwise it looks [`Self::nonzero_mask`]
-    /// up in a table of bit positions, eight chunks at a time.
+    /// register (AVX-512's `vpcompressd`): a sparse layer's search then
+    /// calls it once per register; otherwise the search looks
+    /// [`Self::nonzero_mask`] up in a table of bit positions, eight chunks
+    /// at a time.
     const COMPRESS: bool = false;
     /// Writes to `out`, in order, the indices `first + l` of the lanes `l`
     /// whose four bytes at `p + 4l` are not all zero, and returns how many
