@@ -93,12 +93,20 @@ macro_rules! backend_tests {
                             net.transform(state, stm, &mut input);
                             prop_assert!(input == expected_input, "{} transform differs at ply {}", net.isa(), ply);
                         }
+                        let mut transformed = <arch::Network as nnue::runtime::Network>::new_transformed();
+                        nnue::runtime::Network::transform(net, acc, stm, &mut transformed);
+                        prop_assert!(transformed.as_ref() == &expected_input[..], "{} transform differs at ply {}", net.isa(), ply);
                         for bucket in 0..arch::LAYER_STACKS {
                             let (mut ours, mut theirs) = (Vec::new(), Vec::new());
                             let a = net.propagate_traced(bucket, &expected_input, |name, out: LayerOutput<'_>| ours.push((name, out.to_vec())));
                             let b = scalar.propagate_traced(bucket, &expected_input, |name, out: LayerOutput<'_>| theirs.push((name, out.to_vec())));
                             prop_assert_eq!(&ours, &theirs, "{} bucket {}", net.isa(), bucket);
                             prop_assert_eq!(a, b);
+                            // The engine-facing pair: the transformer's
+                            // output (with its list of non-zero chunks where
+                            // the first layer is sparse), then the layers.
+                            prop_assert_eq!(nnue::runtime::Network::forward(net, bucket, &transformed), b, "{} bucket {} forward", net.isa(), bucket);
+                            prop_assert_eq!(nnue::runtime::Network::forward(&scalar, bucket, &transformed), b);
                         }
                         prop_assert_eq!(net.evaluate(pos), scalar.evaluate(pos), "{}", net.isa());
                         let count = pos.piece_count();

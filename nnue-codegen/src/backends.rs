@@ -65,7 +65,11 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
     let body = propagate_body(arch, Some(target), false);
     let (uses, rows) = if arch.is_plain() {
         (
-            quote!(use super::{Accumulator, LayerStack, Transformer, L1, PSQT_BUCKETS, TRANSFORMED};),
+            if arch.lists_nonzero_chunks() {
+                quote!(use super::{Accumulator, LayerStack, Transformer, L1, NONZERO_CHUNKS, PSQT_BUCKETS, TRANSFORMED};)
+            } else {
+                quote!(use super::{Accumulator, LayerStack, Transformer, L1, PSQT_BUCKETS, TRANSFORMED};)
+            },
             quote! {
             /// `out = base - removed rows + added rows`, values and PSQT values.
             #[allow(clippy::too_many_arguments)]
@@ -95,7 +99,11 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
         )
     } else {
         (
-            quote!(use super::{Accumulator, LayerStack, L1, PSQT_BUCKETS, TRANSFORMED};),
+            if arch.lists_nonzero_chunks() {
+                quote!(use super::{Accumulator, LayerStack, L1, NONZERO_CHUNKS, PSQT_BUCKETS, TRANSFORMED};)
+            } else {
+                quote!(use super::{Accumulator, LayerStack, L1, PSQT_BUCKETS, TRANSFORMED};)
+            },
             quote! {
                 /// `values = base` with every set's removed rows subtracted
                 /// and added rows added, the same for `psqt`: an update from
@@ -183,6 +191,44 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
             }
         }
     }) };
+    let (transform_fn, nonzero_param, nonzero_arg) = if arch.lists_nonzero_chunks() {
+        let rt = runtime();
+        (
+            quote! {
+                /// The transformer's output into `slots` (all written), perspectives
+                /// in `order`, and the list of its non-zero four-byte chunks in
+                /// `nonzero`.
+                pub(super) fn transform<'o, 'l>(
+                    #transform_cpu: Cpu,
+                    accumulator: &Accumulator,
+                    order: [usize; 2],
+                    slots: &'o mut [::core::mem::MaybeUninit<u8>; TRANSFORMED],
+                    nonzero: &'l mut [::core::mem::MaybeUninit<u16>; NONZERO_CHUNKS],
+                ) -> (&'o mut [u8], #rt::kernels::ChunkList<'l, NONZERO_CHUNKS>) {
+                    #transform
+                }
+            },
+            quote!(nonzero: ::core::option::Option<#rt::kernels::ChunkList<'_, NONZERO_CHUNKS>>,),
+            quote!(nonzero,),
+        )
+    } else {
+        (
+            quote! {
+                /// The transformer's output into `slots` (all written), perspectives
+                /// in `order`.
+                pub(super) fn transform<'o>(
+                    #transform_cpu: Cpu,
+                    accumulator: &Accumulator,
+                    order: [usize; 2],
+                    slots: &'o mut [::core::mem::MaybeUninit<u8>; TRANSFORMED],
+                ) -> &'o mut [u8] {
+                    #transform
+                }
+            },
+            quote!(),
+            quote!(),
+        )
+    };
     // The token is used by the i8 affine kernels; a stack without them
     // (i16 weights only) leaves it unnamed.
     let cpu = if arch.layers.iter().any(|l| matches!(l.kind, LayerKind::Affine { .. }) || crate::stack::fused_screlu(arch, l, target)) {
@@ -203,16 +249,7 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
 
             #rows
 
-            /// The transformer's output into `slots` (all written), perspectives
-            /// in `order`.
-            pub(super) fn transform<'o>(
-                #transform_cpu: Cpu,
-                accumulator: &Accumulator,
-                order: [usize; 2],
-                slots: &'o mut [::core::mem::MaybeUninit<u8>; TRANSFORMED],
-            ) -> &'o mut [u8] {
-                #transform
-            }
+            #transform_fn
 
             #accumulator_path
 
@@ -222,11 +259,12 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
                 cpu: Cpu,
                 stack: &LayerStack,
                 input: &[u8; TRANSFORMED],
+                #nonzero_param
                 trace: &mut impl ::core::ops::FnMut(&'static str, #rt::LayerOutput<'_>),
             ) -> i32 {
                 // SAFETY: a `Cpu` token exists only if this CPU has the
                 // instruction set whose features `forward` is compiled for.
-                unsafe { forward(cpu.inside(), stack, input, trace) }
+                unsafe { forward(cpu.inside(), stack, input, #nonzero_arg trace) }
             }
 
             /// [`propagate`] compiled for the instruction set, every kernel
@@ -237,6 +275,7 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
                 #cpu: #rt::simd::Inside<Cpu>,
                 stack: &LayerStack,
                 input: &[u8; TRANSFORMED],
+                #nonzero_param
                 trace: &mut impl ::core::ops::FnMut(&'static str, #rt::LayerOutput<'_>),
             ) -> i32 {
                 #body

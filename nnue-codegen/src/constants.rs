@@ -80,6 +80,15 @@ pub fn generate(arch: &Arch) -> TokenStream {
     let features = int(arch.feature_dimensions());
     let l1 = int(arch.transformer.dimensions);
     let transformed = int(arch.transformer.output_bytes());
+    let nonzero_chunks = arch.lists_nonzero_chunks().then(|| {
+        let chunks = int(arch.transformer.output_bytes() / 4);
+        quote! {
+            /// Four-byte chunks of the transformer's output: the length of
+            /// the list of its non-zero chunks that the transformer's
+            /// kernels make for the sparse first layer.
+            pub const NONZERO_CHUNKS: usize = #chunks;
+        }
+    });
     let psqt = int(arch.transformer.psqt_buckets);
     let stacks = int(arch.stacks.count);
     let feature_name =
@@ -149,6 +158,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
         pub const L1: usize = #l1;
         /// Bytes of the transformer's output, the first layers' input.
         pub const TRANSFORMED: usize = #transformed;
+        #nonzero_chunks
         /// PSQT buckets per perspective.
         pub const PSQT_BUCKETS: usize = #psqt;
         /// Number of layer stacks.

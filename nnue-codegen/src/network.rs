@@ -35,11 +35,72 @@ pub fn generate(arch: &Arch) -> TokenStream {
         &|m| quote!(#m::accumulate(cpu, &self.transformer, base, psqt_base, removed, added, out, psqt_out)),
         quote!(self.transformer.accumulate(base, psqt_base, removed, added, out, psqt_out)),
     );
-    let transform = dispatch(&|m| quote!(#m::transform(cpu, accumulator, order, slots)), scalar_transform);
+    // Where the first layer's input is sparse, the transformer's kernels
+    // list its non-zero chunks (the scalar one by a search after it).
+    let listed = arch.lists_nonzero_chunks();
+    let transform = if listed {
+        dispatch(
+            &|m| quote!(#m::transform(cpu, accumulator, order, slots, nonzero)),
+            quote! {{
+                let bytes = #scalar_transform;
+                let list = #rt::kernels::ChunkList::search(bytes, nonzero);
+                (bytes, list)
+            }},
+        )
+    } else {
+        dispatch(&|m| quote!(#m::transform(cpu, accumulator, order, slots)), scalar_transform)
+    };
+    let no_list = listed.then(|| quote!(::core::option::Option::None,));
     let propagate = dispatch(
-        &|m| quote!(#m::propagate(cpu, stack, input, &mut trace)),
+        &|m| quote!(#m::propagate(cpu, stack, input, #no_list &mut trace)),
         quote!(stack.propagate_scalar(input, &mut trace)),
     );
+    let listed_methods = listed.then(|| {
+        let propagate_listed = dispatch(
+            &|m| quote!(#m::propagate(cpu, stack, input, ::core::option::Option::Some(nonzero), &mut |_, _| {})),
+            quote! {{
+                let _ = nonzero;
+                stack.propagate_scalar(input, &mut |_, _| {})
+            }},
+        );
+        quote! {
+            /// [`Self::transform_into`], also listing the non-zero four-byte
+            /// chunks of the output in `nonzero` (searched by the backend's
+            /// kernel right after it wrote them), for
+            /// [`Self::propagate_listed`].
+            pub fn transform_listed<'o, 'l>(
+                &self,
+                accumulator: &Accumulator,
+                side_to_move: #rt::Color,
+                slots: &'o mut [::core::mem::MaybeUninit<u8>; TRANSFORMED],
+                nonzero: &'l mut [::core::mem::MaybeUninit<u16>; NONZERO_CHUNKS],
+            ) -> (&'o [u8; TRANSFORMED], #rt::kernels::ChunkList<'l, NONZERO_CHUNKS>) {
+                let order = [side_to_move.index(), side_to_move.flip().index()];
+                let (bytes, list) = #transform;
+                (#rt::sub::<_, TRANSFORMED>(bytes, 0), list)
+            }
+
+            /// [`Self::propagate`] given the list of `input`'s non-zero
+            /// chunks that [`Self::transform_listed`] made with it, so the
+            /// sparse first layer does not search for them.
+            pub fn propagate_listed(&self, bucket: usize, input: &[u8; TRANSFORMED], nonzero: #rt::kernels::ChunkList<'_, NONZERO_CHUNKS>) -> i32 {
+                let stack = &self.stacks[bucket];
+                #propagate_listed
+            }
+        }
+    });
+    let transform_into_body = if listed {
+        quote! {
+            let mut nonzero = [::core::mem::MaybeUninit::uninit(); NONZERO_CHUNKS];
+            self.transform_listed(accumulator, side_to_move, slots, &mut nonzero).0
+        }
+    } else {
+        quote! {
+            let order = [side_to_move.index(), side_to_move.flip().index()];
+            let bytes = #transform;
+            #rt::sub::<_, TRANSFORMED>(bytes, 0)
+        }
+    };
 
     // The SIMD backends evaluate straight from the accumulators a stack of
     // an SCReLU and one i16-weight layer (in 16-bit products), and the
@@ -92,6 +153,13 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 ::core::option::Option::Some(positional) => positional,
                 ::core::option::Option::None => self.propagate_transformed(bucket, accumulator, side_to_move),
             };
+        }
+    } else if listed {
+        quote! {
+            let mut slots = #rt::Aligned([::core::mem::MaybeUninit::uninit(); TRANSFORMED]);
+            let mut nonzero = [::core::mem::MaybeUninit::uninit(); NONZERO_CHUNKS];
+            let (transformed, nonzero) = self.transform_listed(accumulator, side_to_move, &mut slots, &mut nonzero);
+            let positional = self.propagate_listed(bucket, transformed, nonzero);
         }
     } else {
         quote! {
@@ -312,6 +380,54 @@ pub fn generate(arch: &Arch) -> TokenStream {
     } else {
         crate::composed::incremental(arch)
     };
+    let evaluate_buckets_positional = if listed {
+        quote! {
+            let mut slots = #rt::Aligned([::core::mem::MaybeUninit::uninit(); TRANSFORMED]);
+            let mut nonzero = [::core::mem::MaybeUninit::uninit(); NONZERO_CHUNKS];
+            let (transformed, nonzero) = self.transform_listed(&accumulator, side_to_move, &mut slots, &mut nonzero);
+            let bucket = Self::bucket(pos.piece_count());
+            let psqt: ::std::vec::Vec<i32> = (0..LAYER_STACKS).map(|b| Self::psqt(&accumulator, side_to_move, b)).collect();
+            let positional: ::std::vec::Vec<i32> = (0..LAYER_STACKS).map(|b| self.propagate_listed(b, transformed, nonzero)).collect();
+        }
+    } else {
+        quote! {
+            let mut slots = #rt::Aligned([::core::mem::MaybeUninit::uninit(); TRANSFORMED]);
+            let transformed = self.transform_into(&accumulator, side_to_move, &mut slots);
+            let bucket = Self::bucket(pos.piece_count());
+            let psqt: ::std::vec::Vec<i32> = (0..LAYER_STACKS).map(|b| Self::psqt(&accumulator, side_to_move, b)).collect();
+            let positional: ::std::vec::Vec<i32> = (0..LAYER_STACKS).map(|b| self.propagate(b, transformed)).collect();
+        }
+    };
+    let transformed_type = if listed {
+        quote!(#rt::SparseTransformed<TRANSFORMED, NONZERO_CHUNKS>)
+    } else {
+        quote!(#rt::Aligned<[u8; TRANSFORMED]>)
+    };
+    let new_transformed = if listed { quote!(#rt::SparseTransformed::new()) } else { quote!(#rt::Aligned([0; TRANSFORMED])) };
+    let transformed_methods = if listed {
+        quote! {
+            fn transform(&self, accumulator: &Accumulator, stm: #rt::Color, output: &mut #transformed_type) {
+                let mut slots = #rt::Aligned([::core::mem::MaybeUninit::uninit(); TRANSFORMED]);
+                let mut nonzero = [::core::mem::MaybeUninit::uninit(); NONZERO_CHUNKS];
+                let (bytes, list) = self.transform_listed(accumulator, stm, &mut slots, &mut nonzero);
+                output.set(bytes, list);
+            }
+
+            fn forward(&self, bucket: usize, transformed: &#transformed_type) -> i32 {
+                self.propagate_listed(bucket, transformed.bytes(), transformed.nonzero())
+            }
+        }
+    } else {
+        quote! {
+            fn transform(&self, accumulator: &Accumulator, stm: #rt::Color, output: &mut #transformed_type) {
+                Network::transform(self, accumulator, stm, output)
+            }
+
+            fn forward(&self, bucket: usize, transformed: &#transformed_type) -> i32 {
+                self.propagate(bucket, transformed)
+            }
+        }
+    };
     let network_impl = incremental.map(|incremental| {
         quote! {
         impl #rt::Network for Network {
@@ -320,7 +436,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
             const LAYER_STACKS: usize = LAYER_STACKS;
             type Accumulator = Accumulator;
             type Half = #rt::HalfAccumulator<L1, PSQT_BUCKETS>;
-            type Transformed = #rt::Aligned<[u8; TRANSFORMED]>;
+            type Transformed = #transformed_type;
 
             #incremental
 
@@ -336,8 +452,8 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 self.backend.isa()
             }
 
-            fn new_transformed() -> #rt::Aligned<[u8; TRANSFORMED]> {
-                #rt::Aligned([0; TRANSFORMED])
+            fn new_transformed() -> #transformed_type {
+                #new_transformed
             }
 
             fn refresh(&self, pos: &impl #rt::Position, accumulator: &mut Accumulator) {
@@ -360,13 +476,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 to.psqt[p] = from.psqt;
             }
 
-            fn transform(&self, accumulator: &Accumulator, stm: #rt::Color, output: &mut #rt::Aligned<[u8; TRANSFORMED]>) {
-                Network::transform(self, accumulator, stm, output)
-            }
-
-            fn forward(&self, bucket: usize, transformed: &#rt::Aligned<[u8; TRANSFORMED]>) -> i32 {
-                self.propagate(bucket, transformed)
-            }
+            #transformed_methods
 
             fn evaluate_accumulator(&self, accumulator: &Accumulator, stm: #rt::Color, piece_count: usize) -> #rt::Evaluation {
                 Network::evaluate_accumulator(self, accumulator, stm, piece_count)
@@ -492,10 +602,10 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 side_to_move: #rt::Color,
                 slots: &'o mut [::core::mem::MaybeUninit<u8>; TRANSFORMED],
             ) -> &'o [u8; TRANSFORMED] {
-                let order = [side_to_move.index(), side_to_move.flip().index()];
-                let bytes = #transform;
-                #rt::sub::<_, TRANSFORMED>(bytes, 0)
+                #transform_into_body
             }
+
+            #listed_methods
 
             /// The output of layer stack `bucket` for the transformer output
             /// `input`, skip term included.
@@ -552,11 +662,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 let mut accumulator = Accumulator::default();
                 self.refresh(pos, &mut accumulator);
                 let side_to_move = pos.side_to_move();
-                let mut slots = #rt::Aligned([::core::mem::MaybeUninit::uninit(); TRANSFORMED]);
-                let transformed = self.transform_into(&accumulator, side_to_move, &mut slots);
-                let bucket = Self::bucket(pos.piece_count());
-                let psqt: ::std::vec::Vec<i32> = (0..LAYER_STACKS).map(|b| Self::psqt(&accumulator, side_to_move, b)).collect();
-                let positional: ::std::vec::Vec<i32> = (0..LAYER_STACKS).map(|b| self.propagate(b, transformed)).collect();
+                #evaluate_buckets_positional
                 let value = Self::value(psqt[bucket], positional[bucket]);
                 #rt::BucketValues { bucket, psqt, positional, value }
             }

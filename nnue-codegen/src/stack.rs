@@ -568,6 +568,13 @@ fn affine_step(arch: &Arch, layer: &Layer, padded: usize, target: Option<&Target
     };
     let p = int(padded);
     let call = match target.affine(layer) {
+        // The transformer's kernel listed the non-zero chunks of `input`
+        // (when its caller kept the list).
+        AffineKernel::Columns { wide, regs, sparse: true } if layer.reads_listed_transformer(&arch.transformer) => {
+            let method = if wide { quote!(affine_columns_listed) } else { quote!(affine_columns_256_listed) };
+            let (chunks, regs) = (int(padded / 4), int(regs));
+            quote!(cpu.#method::<#p, #chunks, #n, #regs>(&stack.#name.biases, &stack.#name.weights, stack.#name.paired, #input, nonzero, &mut #name))
+        }
         AffineKernel::Columns { wide, regs, sparse } => {
             let method = if wide { quote!(affine_columns) } else { quote!(affine_columns_256) };
             let (chunks, regs) = (int(padded / 4), int(regs));

@@ -116,25 +116,37 @@ pub fn column_pairs(layer: &Layer) -> Option<TokenStream> {
     uses_columns(layer).then(|| if sparse { quote!(Any) } else { quote!(Consecutive) })
 }
 
-/// The transformer's output kernel call, for a backend token `cpu`.
+/// The transformer's output kernel call, for a backend token `cpu`. Where
+/// the architecture [lists the non-zero chunks](Arch::lists_nonzero_chunks),
+/// the kernel's `_listed` form, also given `nonzero`.
 pub fn transform_call(arch: &Arch) -> TokenStream {
+    let listed = arch.lists_nonzero_chunks();
+    let call = |kernel: &str, params: TokenStream| {
+        if listed {
+            let kernel = crate::tokens::ident(&format!("{kernel}_listed"));
+            quote!(cpu.#kernel::<L1, #params, NONZERO_CHUNKS>(&accumulator.values, order, slots, nonzero))
+        } else {
+            let kernel = crate::tokens::ident(kernel);
+            quote!(cpu.#kernel::<L1, #params>(&accumulator.values, order, slots))
+        }
+    };
     match arch.transformer.output {
         TransformerOutput::ClippedReLU { max } => {
             let max = lit(i64::from(max));
-            quote!(cpu.transform_clip::<L1, #max>(&accumulator.values, order, slots))
+            call("transform_clip", quote!(#max))
         }
         TransformerOutput::Pairwise { max, divisor } => {
             let shift = i64::from(divisor.trailing_zeros());
             let max16 = lit(i64::from(max));
             if shift <= 16 && i64::from(max) << (16 - shift) < 1 << 15 {
                 let shl = lit(16 - shift);
-                quote!(cpu.transform_pairwise_mulhi_signed::<L1, #max16, #shl>(&accumulator.values, order, slots))
+                call("transform_pairwise_mulhi_signed", quote!(#max16, #shl))
             } else if shift <= 16 && i64::from(max) << (16 - shift) < 1 << 16 {
                 let shl = lit(16 - shift);
-                quote!(cpu.transform_pairwise_mulhi::<L1, #max16, #shl>(&accumulator.values, order, slots))
+                call("transform_pairwise_mulhi", quote!(#max16, #shl))
             } else {
                 let shift = lit(shift);
-                quote!(cpu.transform_pairwise_mullo::<L1, #max16, #shift>(&accumulator.values, order, slots))
+                call("transform_pairwise_mullo", quote!(#max16, #shift))
             }
         }
         // A copy: the scalar loop, compiled for the target.

@@ -37,6 +37,7 @@ pub mod reader;
 pub mod refresh_cache;
 pub mod scalar;
 pub mod simd;
+pub mod sparse_transformed;
 pub mod stack;
 pub mod writer;
 #[cfg(feature = "shakmaty")]
@@ -60,6 +61,7 @@ pub use overflow::OverflowProof;
 pub use position::{Bitboards, Color, Piece, PieceKind, Position, Square};
 pub use reader::{Encoding, Header, NetReader};
 pub use refresh_cache::RefreshCache;
+pub use sparse_transformed::SparseTransformed;
 pub use stack::AccumulatorStack;
 pub use writer::{NetWriter, Rng};
 

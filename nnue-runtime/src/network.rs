@@ -54,8 +54,10 @@ pub trait Network: Send + Sync + Sized + 'static {
     type Accumulator: Clone + Default + Send + 'static;
     /// One perspective's accumulator (a refresh-cache entry).
     type Half: Clone + Default + Send + 'static;
-    /// The transformer's output buffer.
-    type Transformed: AsRef<[u8]> + AsMut<[u8]> + Clone + Send + 'static;
+    /// The transformer's output buffer (with the list of its non-zero
+    /// chunks where the first layer's input is sparse: a
+    /// [`crate::SparseTransformed`]).
+    type Transformed: AsRef<[u8]> + Clone + Send + 'static;
     /// A list of the features one update removes (or adds), long enough for
     /// any change of the board: a refresh through the cache may replace
     /// every active feature.

@@ -287,7 +287,29 @@ pub struct Hashes {
     pub layer_stack: u32,
 }
 
+impl Layer {
+    /// Whether the transformer kernels list the non-zero four-byte chunks
+    /// of their output for this layer as they write it: a sparse-input
+    /// affine layer reading all of the transformer's u8 output, unpadded,
+    /// through the column kernel (outputs a multiple of 8).
+    pub fn reads_listed_transformer(&self, transformer: &Transformer) -> bool {
+        let whole = transformer.output_dimensions;
+        matches!(self.kind, LayerKind::Affine { sparse: true, padded_inputs } if padded_inputs == whole)
+            && matches!(self.inputs[..], [Slice { source: Source::Transformer, start: 0, len }] if len == whole)
+            && transformer.output.value_type() == ValueType::U8
+            && self.output_dimensions.is_multiple_of(8)
+            && whole.is_multiple_of(4)
+            && whole / 4 <= 1 << 16
+    }
+}
+
 impl Arch {
+    /// Whether the transformer kernels list the non-zero chunks of their
+    /// output ([`Layer::reads_listed_transformer`] holds for some layer).
+    pub fn lists_nonzero_chunks(&self) -> bool {
+        self.layers.iter().any(|l| l.reads_listed_transformer(&self.transformer))
+    }
+
     /// Whether the transformer is the plain one: a single feature set with
     /// i16 weights, one feature per piece. Otherwise it is composed: every
     /// set has its own rows, added one set after the other on a refresh.

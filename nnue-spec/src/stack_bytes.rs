@@ -35,7 +35,8 @@ pub struct StackBuffer {
 
 /// Every buffer `Network::evaluate` keeps on the stack at its deepest point,
 /// on the backend that keeps the most: the accumulator (its local), the two
-/// feature lists of the refresh, the transformer's output, and in the
+/// feature lists of the refresh, the transformer's output (and the list of
+/// its non-zero chunks, where a sparse layer reads it whole), and in the
 /// forward pass (one function, all locals live) every layer's output, the
 /// zero-padded input copy of an affine layer, and a column kernel's four
 /// sets of output registers and its list of non-zero input chunks.
@@ -68,6 +69,13 @@ pub fn evaluation_buffers(transformer: &Transformer, layers: &[Layer]) -> Vec<St
             cause: sizes.transformer_cause(),
         },
     ];
+    if layers.iter().any(|l| l.reads_listed_transformer(transformer)) {
+        buffers.push(StackBuffer {
+            what: format!("transformer output's non-zero chunk list, {} u16", transformer.output_dimensions / 4),
+            bytes: transformer.output_dimensions / 4 * 2,
+            cause: sizes.transformer_cause(),
+        });
+    }
     for (i, layer) in layers.iter().enumerate() {
         sizes.layer_buffers(i, layer, &mut buffers);
     }

@@ -2,8 +2,9 @@
 
 use core::mem::MaybeUninit;
 
+use super::nonzero::{nonzero_chunks, ChunkList};
 use crate::scalar::PairedSums;
-use crate::simd::{Dot, U16x8};
+use crate::simd::Dot;
 
 /// Column kernel: for every (non-zero, when `SPARSE`) four-byte input chunk
 /// `i`, broadcast it and add its products with the chunk's weight column to
@@ -30,6 +31,35 @@ pub unsafe fn affine_columns<
     input: &[u8; PADDED],
     out: &mut [i32; OUT],
 ) {
+    // SAFETY: the caller guarantees the instructions.
+    unsafe { affine_columns_listed::<D, PADDED, CHUNKS, OUT, REGS, SPARSE>(biases, weights, paired, input, None, out) }
+}
+
+/// [`affine_columns`] given, when `SPARSE`, the list of the input's
+/// non-zero chunks if its producer made one (the transformer kernels' `_listed`
+/// forms do, with [`super::nonzero_chunks`]); `None` searches the input as
+/// [`affine_columns`] does. The list must be of this very input: the
+/// indices are in bounds by [`ChunkList`]'s construction, but a list of
+/// other bytes gives other sums.
+///
+/// # Safety
+/// The CPU supports `D`'s instructions.
+#[inline(always)]
+pub unsafe fn affine_columns_listed<
+    D: Dot,
+    const PADDED: usize,
+    const CHUNKS: usize,
+    const OUT: usize,
+    const REGS: usize,
+    const SPARSE: bool,
+>(
+    biases: &[i32; OUT],
+    weights: &[i8],
+    paired: PairedSums,
+    input: &[u8; PADDED],
+    listed: Option<ChunkList<'_, CHUNKS>>,
+    out: &mut [i32; OUT],
+) {
     const { assert!(PADDED == 4 * CHUNKS && OUT == REGS * D::LANES) };
     assert_eq!(weights.len(), CHUNKS * OUT * 4);
     let (x, w) = (input.as_ptr(), weights.as_ptr());
@@ -54,11 +84,11 @@ pub unsafe fn affine_columns<
     // Left uninitialised: zeroing it would cost as much as a sparse
     // layer's whole search.
     let mut nonzero = [const { MaybeUninit::<u16>::uninit() }; CHUNKS];
-    let list: &[u16] = if SPARSE {
+    let list: &[u16] = match listed {
+        _ if !SPARSE => &[],
+        Some(list) => list.indices(),
         // SAFETY: the caller guarantees the instructions.
-        unsafe { nonzero_chunks::<D, CHUNKS>(input, &mut nonzero) }
-    } else {
-        &[]
+        None => unsafe { nonzero_chunks::<D, CHUNKS>(input, &mut nonzero) }.indices(),
     };
     // Chunk `j` of the work (the list, or every chunk when dense).
     let chunk = |j: usize| if SPARSE { list[j] as usize } else { j };
@@ -169,95 +199,6 @@ unsafe fn column_pair<D: Dot, const OUT: usize, const REGS: usize>(regs: &mut [D
     }
 }
 
-/// For every byte value `m`, the positions of its set bits, in order
-/// (padded with zeros): the non-zero chunk indices of an 8-chunk block.
-const BIT_POSITIONS: [[u16; 8]; 256] = {
-    let mut table = [[0u16; 8]; 256];
-    let mut m = 0;
-    while m < 256 {
-        let (mut bit, mut n) = (0, 0);
-        while bit < 8 {
-            if m & (1 << bit) != 0 {
-                table[m][n] = bit as u16;
-                n += 1;
-            }
-            bit += 1;
-        }
-        m += 1;
-    }
-    table
-};
-
-/// Writes the indices of the non-zero four-byte chunks of `input` to the
-/// front of `out` and returns that prefix. Where the ISA compresses
-/// ([`Dot::COMPRESS`], AVX-512), one [`Dot::nonzero_indices`] per register.
-/// Otherwise branch-free per 8 chunks: the mask of a block selects a row of
-/// [`BIT_POSITIONS`], all eight entries (plus the block's first index, kept
-/// in a vector that advances by 8) are written with one store, and the
-/// count advances by the mask's popcount. In interleaved A/B runs of `nnue
-/// bench` on an AVX-512 VNNI Zen 5, the compress took the forward pass to
-/// 0.95 of the table's time on Stockfish 19's net, 0.92 on 18's and 0.88 on
-/// 17.1's big net.
-///
-/// # Safety
-/// The CPU supports `D`'s instructions.
-#[inline(always)]
-unsafe fn nonzero_chunks<'a, D: Dot, const CHUNKS: usize>(input: &[u8], out: &'a mut [MaybeUninit<u16>; CHUNKS]) -> &'a [u16] {
-    const { assert!(CHUNKS <= 1 << 16) };
-    let mut count = 0;
-    if D::COMPRESS && CHUNKS.is_multiple_of(D::LANES) {
-        let dst = out.as_mut_ptr().cast::<u16>();
-        for first in (0..CHUNKS).step_by(D::LANES) {
-            // SAFETY: `first + LANES <= CHUNKS`, so `4 * LANES` bytes are
-            // readable there and the indices fit u16 (CHUNKS <= 2^16,
-            // asserted above); `count <= first`, so the `LANES` entries
-            // written end at or before `CHUNKS`.
-            count += unsafe { D::nonzero_indices(input.as_ptr().add(4 * first), first as u16, dst.add(count)) };
-        }
-    } else if CHUNKS.is_multiple_of(D::LANES) && D::LANES % 8 == 0 {
-        let dst = out.as_mut_ptr().cast::<u16>();
-        // The first chunk index of the current block, in every lane.
-        let (mut base, eight) = (U16x8::splat(0), U16x8::splat(8));
-        // Four registers of chunks per step where they divide the input
-        // (every shipped architecture), so the masks are independent work.
-        let unroll = if CHUNKS.is_multiple_of(4 * D::LANES) { 4 } else { 1 };
-        for step in (0..CHUNKS).step_by(unroll * D::LANES) {
-            // A plain loop, not `array::from_fn`: a closure holding the
-            // intrinsic may be compiled outside this `#[target_feature]`
-            // function, which turns it into a call.
-            let mut masks = [0u32; 4];
-            for (u, mask) in masks.iter_mut().enumerate().take(unroll) {
-                // SAFETY: `step + (u + 1) * LANES <= CHUNKS` for `u < unroll`,
-                // so 4 * LANES bytes are readable there.
-                *mask = unsafe { D::nonzero_mask(input.as_ptr().add(4 * (step + u * D::LANES))) };
-            }
-            for mask in &masks[..unroll] {
-                for half in 0..D::LANES / 8 {
-                    let byte = ((mask >> (8 * half)) & 0xFF) as usize;
-                    let indices = base.wrapping_add(U16x8::load(&BIT_POSITIONS[byte]));
-                    // SAFETY: `count` is at most the number of chunks before
-                    // this 8-chunk group (`base`), so the eight entries end
-                    // at or before `base + 8 <= CHUNKS`.
-                    unsafe { indices.store(dst.add(count)) };
-                    count += byte.count_ones() as usize;
-                    base = base.wrapping_add(eight);
-                }
-            }
-        }
-    } else {
-        for (i, chunk) in input.chunks_exact(4).enumerate() {
-            if chunk != [0; 4] {
-                out[count].write(i as u16);
-                count += 1;
-            }
-        }
-    }
-    // SAFETY: entries `0..count` were written above (each block writes the
-    // eight entries from the count it starts at), and `MaybeUninit<u16>` has
-    // the layout of `u16`.
-    unsafe { core::slice::from_raw_parts(out.as_ptr().cast::<u16>(), count) }
-}
-
 /// Row kernel, for layers with few outputs: each output is a dot product of
 /// the whole input with its (row-major, padded) weight row.
 ///
@@ -293,47 +234,6 @@ mod tests {
     const PADDED: usize = 64;
     const CHUNKS: usize = PADDED / 4;
     const OUT: usize = 16;
-
-    /// `Dot::nonzero_indices` of every x86 dot-product type this CPU runs,
-    /// the default (from `nonzero_mask`) and AVX-512's compress, lists
-    /// exactly the non-zero chunks in order, from any first index, on
-    /// random masks (chunks zero or with a single non-zero byte).
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn nonzero_indices_equal_scalar() {
-        fn check<D: crate::simd::Dot>(rng: &mut crate::Rng) {
-            let mut input = vec![0u8; 4 * D::LANES];
-            for chunk in input.chunks_exact_mut(4) {
-                match rng.range(0, 3) {
-                    0 => chunk.fill(0),
-                    1 => chunk[rng.range(0, 3) as usize] = rng.range(1, 127) as u8,
-                    _ => chunk.iter_mut().for_each(|b| *b = rng.range(0, 127) as u8),
-                }
-            }
-            let first = rng.range(0, 1000) as u16;
-            let expected: Vec<u16> =
-                (0..D::LANES).filter(|&l| input[4 * l..4 * l + 4] != [0; 4]).map(|l| first + l as u16).collect();
-            let mut out = vec![u16::MAX; D::LANES];
-            // SAFETY: `input` holds 4 * LANES bytes and `out` LANES entries;
-            // the caller checked the CPU.
-            let count = unsafe { D::nonzero_indices(input.as_ptr(), first, out.as_mut_ptr()) };
-            assert_eq!(out[..count], expected[..], "{input:?}, first {first}");
-        }
-        let mut rng = crate::Rng::new(0x2B_11D1_CE5);
-        for _ in 0..2000 {
-            use crate::simd::x86::{Avx2, Avx2Dot, Avx512, Avx512Dot, Avx512Vnni, Avx512VnniDot, Avx512VnniDot256};
-            if Avx2::new().is_some() {
-                check::<Avx2Dot>(&mut rng);
-            }
-            if Avx512::new().is_some() {
-                check::<Avx512Dot>(&mut rng);
-            }
-            if Avx512Vnni::new().is_some() {
-                check::<Avx512VnniDot>(&mut rng);
-                check::<Avx512VnniDot256>(&mut rng);
-            }
-        }
-    }
 
     /// The column kernel of every backend this CPU has, dense and sparse,
     /// equals the scalar sums on random inputs (a third of the chunks zero)

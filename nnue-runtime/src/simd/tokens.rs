@@ -99,36 +99,15 @@ macro_rules! backend_token {
                 unsafe { run::<S, L1, TILE, B>(sets, base, psqt_base, out, psqt_out) }
             }
 
-            /// [`crate::kernels::transform_clip`] with this ISA's registers.
-            pub fn transform_clip<'o, const L1: usize, const MAX: i16>(
-                self,
-                acc: &[[i16; L1]; 2],
-                order: [usize; 2],
-                out: &'o mut [::core::mem::MaybeUninit<u8>],
-            ) -> &'o mut [u8] {
-                /// # Safety
-                /// The CPU supports the token's instruction set.
-                #[target_feature(enable = $features)]
-                unsafe fn run<'o, const L1: usize, const MAX: i16>(
-                    acc: &[[i16; L1]; 2],
-                    order: [usize; 2],
-                    out: &'o mut [::core::mem::MaybeUninit<u8>],
-                ) -> &'o mut [u8] {
-                    // SAFETY: this function's target features are enabled.
-                    unsafe { $crate::kernels::transform_clip::<$lanes, L1, MAX>(acc, order, out) }
-                }
-                // SAFETY: the token exists only if the CPU supports the ISA.
-                unsafe { run::<L1, MAX>(acc, order, out) }
-            }
-
-            backend_token!(@pairwise $features, $lanes, transform_pairwise_mulhi, SHL);
-            backend_token!(@pairwise $features, $lanes, transform_pairwise_mulhi_signed, SHL);
-            backend_token!(@pairwise $features, $lanes, transform_pairwise_mullo, SHR);
+            backend_token!(@transform $features, $lanes, $dot, transform_clip, transform_clip_listed, [MAX: i16]);
+            backend_token!(@transform $features, $lanes, $dot, transform_pairwise_mulhi, transform_pairwise_mulhi_listed, [MAX: i16, SHL: i32]);
+            backend_token!(@transform $features, $lanes, $dot, transform_pairwise_mulhi_signed, transform_pairwise_mulhi_signed_listed, [MAX: i16, SHL: i32]);
+            backend_token!(@transform $features, $lanes, $dot, transform_pairwise_mullo, transform_pairwise_mullo_listed, [MAX: i16, SHR: i32]);
         }
 
         impl $crate::simd::Inside<$token> {
-            backend_token!(@affine affine_columns, affine_rows, $dot);
-            backend_token!(@affine affine_columns_256, affine_rows_256, $dot256);
+            backend_token!(@affine affine_columns, affine_columns_listed, affine_rows, $dot);
+            backend_token!(@affine affine_columns_256, affine_columns_256_listed, affine_rows_256, $dot256);
 
             /// [`crate::kernels::screlu_affine`] with this ISA's widest dot
             /// products, inlined into the `#[target_feature]` function
@@ -158,10 +137,9 @@ macro_rules! backend_token {
         }
     };
 
-    (@pairwise $features:literal, $lanes:ty, $kernel:ident, $shift:ident) => {
-        /// The pairwise transformer kernel of the same name, with this ISA's
-        /// registers.
-        pub fn $kernel<'o, const L1: usize, const MAX: i16, const $shift: i32>(
+    (@transform $features:literal, $lanes:ty, $dot:ty, $kernel:ident, $listed:ident, [$($param:ident: $ty:ty),*]) => {
+        #[doc = concat!("[`crate::kernels::", stringify!($kernel), "`] with this ISA's registers.")]
+        pub fn $kernel<'o, const L1: usize, $(const $param: $ty),*>(
             self,
             acc: &[[i16; L1]; 2],
             order: [usize; 2],
@@ -170,20 +148,53 @@ macro_rules! backend_token {
             /// # Safety
             /// The CPU supports the token's instruction set.
             #[target_feature(enable = $features)]
-            unsafe fn run<'o, const L1: usize, const MAX: i16, const $shift: i32>(
+            unsafe fn run<'o, const L1: usize, $(const $param: $ty),*>(
                 acc: &[[i16; L1]; 2],
                 order: [usize; 2],
                 out: &'o mut [::core::mem::MaybeUninit<u8>],
             ) -> &'o mut [u8] {
                 // SAFETY: this function's target features are enabled.
-                unsafe { $crate::kernels::$kernel::<$lanes, L1, MAX, $shift>(acc, order, out) }
+                unsafe { $crate::kernels::$kernel::<$lanes, L1, $($param),*>(acc, order, out) }
             }
             // SAFETY: the token exists only if the CPU supports the ISA.
-            unsafe { run::<L1, MAX, $shift>(acc, order, out) }
+            unsafe { run::<L1, $($param),*>(acc, order, out) }
+        }
+
+        #[doc = concat!("[`Self::", stringify!($kernel), "`], also listing the non-zero four-byte chunks of the")]
+        /// output in `list` ([`crate::kernels::nonzero_chunks`], run
+        /// right after the output is written, while it is in L1); `CHUNKS`
+        /// is the output's bytes over 4.
+        pub fn $listed<'o, 'l, const L1: usize, $(const $param: $ty,)* const CHUNKS: usize>(
+            self,
+            acc: &[[i16; L1]; 2],
+            order: [usize; 2],
+            out: &'o mut [::core::mem::MaybeUninit<u8>],
+            list: &'l mut [::core::mem::MaybeUninit<u16>; CHUNKS],
+        ) -> (&'o mut [u8], $crate::kernels::ChunkList<'l, CHUNKS>) {
+            /// # Safety
+            /// The CPU supports the token's instruction set.
+            #[target_feature(enable = $features)]
+            unsafe fn run<'o, 'l, const L1: usize, $(const $param: $ty,)* const CHUNKS: usize>(
+                acc: &[[i16; L1]; 2],
+                order: [usize; 2],
+                out: &'o mut [::core::mem::MaybeUninit<u8>],
+                list: &'l mut [::core::mem::MaybeUninit<u16>; CHUNKS],
+            ) -> (&'o mut [u8], $crate::kernels::ChunkList<'l, CHUNKS>) {
+                // SAFETY: this function's target features are enabled (the
+                // dot-product type's are among them); the search checks
+                // that `CHUNKS` is the output's length over 4.
+                unsafe {
+                    let bytes = $crate::kernels::$kernel::<$lanes, L1, $($param),*>(acc, order, out);
+                    let list = $crate::kernels::nonzero_chunks::<$dot, CHUNKS>(bytes, list);
+                    (bytes, list)
+                }
+            }
+            // SAFETY: the token exists only if the CPU supports the ISA.
+            unsafe { run::<L1, $($param,)* CHUNKS>(acc, order, out, list) }
         }
     };
 
-    (@affine $columns:ident, $rows:ident, $dot:ty) => {
+    (@affine $columns:ident, $listed:ident, $rows:ident, $dot:ty) => {
         /// [`crate::kernels::affine_columns`] with this ISA's dot products of
         /// this width, inlined into the `#[target_feature]` function calling it.
         #[inline(always)]
@@ -202,6 +213,26 @@ macro_rules! backend_token {
             // correct on this CPU. tests/inlined_kernels.rs checks that the
             // generated code has no such calls.)
             unsafe { $crate::kernels::affine_columns::<$dot, PADDED, CHUNKS, OUT, REGS, SPARSE>(biases, weights, paired, input, out) }
+        }
+
+        /// [`crate::kernels::affine_columns_listed`] of a sparse input with
+        /// this ISA's dot products of this width, inlined into the
+        /// `#[target_feature]` function calling it: the non-zero chunks are
+        /// `nonzero` where the input's producer listed them, else searched.
+        #[inline(always)]
+        pub fn $listed<const PADDED: usize, const CHUNKS: usize, const OUT: usize, const REGS: usize>(
+            self,
+            biases: &[i32; OUT],
+            weights: &[i8],
+            paired: $crate::scalar::PairedSums,
+            input: &[u8; PADDED],
+            nonzero: ::core::option::Option<$crate::kernels::ChunkList<'_, CHUNKS>>,
+            out: &mut [i32; OUT],
+        ) {
+            // SAFETY: as for the column kernel above.
+            unsafe {
+                $crate::kernels::affine_columns_listed::<$dot, PADDED, CHUNKS, OUT, REGS, true>(biases, weights, paired, input, nonzero, out)
+            }
         }
 
         /// [`crate::kernels::affine_rows`] with this ISA's dot products of
