@@ -127,7 +127,7 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
         // transformer's output, and none back).
         let rt = runtime();
         let body = propagate_body(arch, Some(target), true);
-        let uses_cpu = arch.layers.iter().any(|l| matches!(l.kind, LayerKind::Affine { .. }) || crate::stack::fused_screlu(arch, l, target));
+        let uses_cpu = arch.layers.iter().any(|l| matches!(l.kind, LayerKind::Affine { .. }) || crate::stack::fused_screlu(arch, l, target) || crate::stack::simd_activation(l));
         let cpu = if uses_cpu { quote!(cpu) } else { quote!(_cpu) };
         Some(quote! {
             /// The stack's output from the accumulators read in place
@@ -229,9 +229,9 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
             quote!(),
         )
     };
-    // The token is used by the i8 affine kernels; a stack without them
-    // (i16 weights only) leaves it unnamed.
-    let cpu = if arch.layers.iter().any(|l| matches!(l.kind, LayerKind::Affine { .. }) || crate::stack::fused_screlu(arch, l, target)) {
+    // The token is used by the i8 affine kernels and the activations; a
+    // stack without them (i16 weights only) leaves it unnamed.
+    let cpu = if arch.layers.iter().any(|l| matches!(l.kind, LayerKind::Affine { .. }) || crate::stack::fused_screlu(arch, l, target) || crate::stack::simd_activation(l)) {
         quote!(cpu)
     } else {
         quote!(_cpu)

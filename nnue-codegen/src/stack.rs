@@ -283,6 +283,23 @@ fn float_input_chain(arch: &Arch, layer: &Layer) -> Vec<usize> {
     }
 }
 
+/// Whether a SIMD target computes the activation `layer` with its token's
+/// kernel (`cpu.clipped_relu`, `cpu.sqr_clipped_relu`): widths in steps of
+/// 8, bytes of at most 127, and for the square a shift its 16-bit high
+/// product can take.
+pub(crate) fn simd_activation(layer: &Layer) -> bool {
+    match layer.kind {
+        LayerKind::ClippedReLU { max, .. } => layer.output_dimensions.is_multiple_of(8) && max <= 127,
+        LayerKind::SqrClippedReLU { shift, max } => {
+            layer.output_dimensions.is_multiple_of(8)
+                && max <= 127
+                && (16..=31).contains(&shift)
+                && (32767i64 * 32767) >> shift >= i64::from(max)
+        }
+        _ => false,
+    }
+}
+
 /// The statements computing one layer's output into a local of its name,
 /// then handing it to `trace`.
 fn compute_and_trace(arch: &Arch, layer: &Layer, target: Option<&Target>, halves: bool) -> TokenStream {
@@ -297,9 +314,9 @@ fn compute_and_trace(arch: &Arch, layer: &Layer, target: Option<&Target>, halves
         LayerKind::ClippedReLU { shift, max } => {
             let input = input();
             let call = match target {
-                Some(target) if layer.output_dimensions.is_multiple_of(8) && max <= 127 => {
-                    let (shift, max, simd) = (lit(i64::from(shift)), lit(i64::from(max)), ident(target.simd));
-                    quote!(#rt::simd::#simd::clipped_relu::<#n, #shift>(#input, #max, &mut #name))
+                Some(_) if simd_activation(layer) => {
+                    let (shift, max) = (lit(i64::from(shift)), lit(i64::from(max)));
+                    quote!(cpu.clipped_relu::<#n, #shift>(#input, #max, &mut #name))
                 }
                 _ => {
                     let (shift, max) = (int(shift as usize), i32(max));
@@ -313,14 +330,10 @@ fn compute_and_trace(arch: &Arch, layer: &Layer, target: Option<&Target>, halves
         }
         LayerKind::SqrClippedReLU { shift, max } => {
             let input = input();
-            let simd = layer.output_dimensions.is_multiple_of(8)
-                && max <= 127
-                && (16..=31).contains(&shift)
-                && (32767i64 * 32767) >> shift >= i64::from(max);
             let call = match target {
-                Some(target) if simd => {
-                    let (after, max, simd) = (lit(i64::from(shift) - 16), lit(i64::from(max)), ident(target.simd));
-                    quote!(#rt::simd::#simd::sqr_clipped_relu::<#n, #after>(#input, #max, &mut #name))
+                Some(_) if simd_activation(layer) => {
+                    let (after, max) = (lit(i64::from(shift) - 16), lit(i64::from(max)));
+                    quote!(cpu.sqr_clipped_relu::<#n, #after>(#input, #max, &mut #name))
                 }
                 _ => {
                     let (shift, max) = (int(shift as usize), i32(max));

@@ -291,6 +291,28 @@ pub unsafe trait Dot: Copy {
     }
 }
 
+/// An instruction set's ClippedReLU and SqrClippedReLU of a layer's i32
+/// sums to bytes, in order (the forward passes call them through their
+/// backend token's [`Inside`]).
+///
+/// # Safety
+/// Implementations must only be used on CPUs supporting their instructions.
+pub unsafe trait Activations {
+    /// `out[i] = clamp(input[i] >> SHIFT, 0, max)`, equal to
+    /// [`crate::scalar::clipped_relu`]. `N` must be a multiple of 8 and
+    /// `max` at most 127.
+    /// # Safety
+    /// The CPU supports the ISA.
+    unsafe fn clipped_relu<const N: usize, const SHIFT: i32>(input: &[i32; N], max: i16, out: &mut [u8; N]);
+    /// `out[i] = min((input[i]^2) >> (16 + SHIFT_AFTER_16), max)`, equal
+    /// to [`crate::scalar::sqr_clipped_relu`] when `32767^2 >> (16 +
+    /// SHIFT_AFTER_16)` is at least `max`. `N` must be a multiple of 8 and
+    /// `max` at most 127.
+    /// # Safety
+    /// The CPU supports the ISA.
+    unsafe fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(input: &[i32; N], max: i16, out: &mut [u8; N]);
+}
+
 /// Checks an ISA's activations against [`crate::scalar`]'s on random inputs
 /// of every magnitude: `clipped` must shift by 6 and `sqr` by 16 + 3, both
 /// with a maximum of 127 (as Stockfish's layers do).

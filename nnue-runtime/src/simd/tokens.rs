@@ -7,9 +7,9 @@
 //! `#[target_feature(enable = Token::FEATURES)]` function, into which they
 //! are inlined. That function is the one place generated code is `unsafe`.
 
-/// `backend_token!(doc, Token, Isa::X, "features", Lanes, Dot, Dot256)`.
+/// `backend_token!(doc, Token, Isa::X, "features", Lanes, Dot, Dot256, Activations)`.
 macro_rules! backend_token {
-    ($(#[$doc:meta])* $token:ident, $isa:expr, $features:literal, $lanes:ty, $dot:ty, $dot256:ty) => {
+    ($(#[$doc:meta])* $token:ident, $isa:expr, $features:literal, $lanes:ty, $dot:ty, $dot256:ty, $activations:ty) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         pub struct $token(());
@@ -108,6 +108,25 @@ macro_rules! backend_token {
         impl $crate::simd::Inside<$token> {
             backend_token!(@affine affine_columns, affine_columns_listed, affine_rows, $dot);
             backend_token!(@affine affine_columns_256, affine_columns_256_listed, affine_rows_256, $dot256);
+
+            /// [`crate::simd::Activations::clipped_relu`] with this ISA's
+            /// registers, inlined into the `#[target_feature]` function
+            /// calling it.
+            #[inline(always)]
+            pub fn clipped_relu<const N: usize, const SHIFT: i32>(self, input: &[i32; N], max: i16, out: &mut [u8; N]) {
+                // SAFETY: as for the affine kernels: an `Inside` exists only
+                // if the CPU supports the ISA.
+                unsafe { <$activations as $crate::simd::Activations>::clipped_relu::<N, SHIFT>(input, max, out) }
+            }
+
+            /// [`crate::simd::Activations::sqr_clipped_relu`] with this
+            /// ISA's registers, inlined into the `#[target_feature]`
+            /// function calling it.
+            #[inline(always)]
+            pub fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(self, input: &[i32; N], max: i16, out: &mut [u8; N]) {
+                // SAFETY: as above.
+                unsafe { <$activations as $crate::simd::Activations>::sqr_clipped_relu::<N, SHIFT_AFTER_16>(input, max, out) }
+            }
 
             /// [`crate::kernels::screlu_affine`] with this ISA's widest dot
             /// products, inlined into the `#[target_feature]` function

@@ -44,6 +44,21 @@ pub fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(input: &[i32;
     }
 }
 
+/// The activations above, on every AArch64 CPU.
+pub struct NeonActivations;
+
+// SAFETY: NEON is part of AArch64.
+unsafe impl crate::simd::Activations for NeonActivations {
+    #[inline(always)]
+    unsafe fn clipped_relu<const N: usize, const SHIFT: i32>(input: &[i32; N], max: i16, out: &mut [u8; N]) {
+        clipped_relu::<N, SHIFT>(input, max, out)
+    }
+    #[inline(always)]
+    unsafe fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(input: &[i32; N], max: i16, out: &mut [u8; N]) {
+        sqr_clipped_relu::<N, SHIFT_AFTER_16>(input, max, out)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -7,7 +7,7 @@ mod join;
 mod neon;
 mod neon_dotprod;
 
-pub use activation::{clipped_relu, sqr_clipped_relu};
+pub use activation::{clipped_relu, sqr_clipped_relu, NeonActivations};
 pub use join::join_16;
 pub use neon::{NeonDot, NeonLanes};
 pub use neon_dotprod::NeonDotprodDot;
@@ -17,9 +17,9 @@ use crate::Isa;
 backend_token!(
     /// NEON: 8 accumulator lanes per register, dot products from widening
     /// multiplies and pairwise additions.
-    Neon, Isa::Neon, "neon", NeonLanes, NeonDot, NeonDot
+    Neon, Isa::Neon, "neon", NeonLanes, NeonDot, NeonDot, NeonActivations
 );
 backend_token!(
     /// NEON with `sdot` dot products.
-    NeonDotprod, Isa::NeonDotprod, "neon,dotprod", NeonLanes, NeonDotprodDot, NeonDotprodDot
+    NeonDotprod, Isa::NeonDotprod, "neon,dotprod", NeonLanes, NeonDotprodDot, NeonDotprodDot, NeonActivations
 );

@@ -1,5 +1,6 @@
 //! Activations on SSE2 (the x86-64 baseline, so no detection is needed):
-//! eight i32 values to eight bytes per step, in order.
+//! eight i32 values to eight bytes per step, in order; and on AVX-512,
+//! thirty-two per step.
 
 use core::arch::x86_64::*;
 
@@ -42,10 +43,149 @@ pub fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(input: &[i32;
     }
 }
 
+/// The activations above, on every x86-64 CPU.
+pub struct SseActivations;
+
+// SAFETY: SSE2 is part of x86-64.
+unsafe impl crate::simd::Activations for SseActivations {
+    #[inline(always)]
+    unsafe fn clipped_relu<const N: usize, const SHIFT: i32>(input: &[i32; N], max: i16, out: &mut [u8; N]) {
+        clipped_relu::<N, SHIFT>(input, max, out)
+    }
+    #[inline(always)]
+    unsafe fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(input: &[i32; N], max: i16, out: &mut [u8; N]) {
+        sqr_clipped_relu::<N, SHIFT_AFTER_16>(input, max, out)
+    }
+}
+
+/// The activations with AVX-512 F/BW/VL: 32 values per step in two 512-bit
+/// registers, packed to 16-bit lanes in one, then to bytes with one
+/// truncating move; 16 per step (one register narrowed to 16-bit lanes)
+/// where the width is a multiple of 16 but not of 32; the SSE2 steps
+/// otherwise.
+pub struct Avx512Activations;
+
+/// `_mm512_packs_epi32(a, b)` interleaves its inputs per 128-bit lane (the
+/// 64-bit groups hold `a[0..4], b[0..4], a[4..8], b[4..8], ...`): the
+/// groups' order that restores `a` then `b`.
+#[inline(always)]
+unsafe fn unpack_order(words: __m512i) -> __m512i {
+    // SAFETY: the caller guarantees AVX-512F.
+    unsafe { _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), words) }
+}
+
+// SAFETY: every method uses AVX-512 F/BW/VL (or SSE2) only; callers
+// guarantee them.
+unsafe impl crate::simd::Activations for Avx512Activations {
+    #[inline(always)]
+    unsafe fn clipped_relu<const N: usize, const SHIFT: i32>(input: &[i32; N], max: i16, out: &mut [u8; N]) {
+        if !N.is_multiple_of(32) {
+            assert!((0..=127).contains(&max));
+            if !N.is_multiple_of(16) {
+                return clipped_relu::<N, SHIFT>(input, max, out);
+            }
+            for (src, dst) in input.chunks_exact(16).zip(out.chunks_exact_mut(16)) {
+                // SAFETY: the load reads the 16 i32 of `src`, the store
+                // writes the 16 bytes of `dst`; the caller guarantees
+                // AVX-512 F/BW/VL.
+                unsafe {
+                    let a = _mm512_sra_epi32(_mm512_loadu_si512(src.as_ptr().cast()), _mm_cvtsi32_si128(SHIFT));
+                    // Saturating, in order: as the pack of the other steps.
+                    let words = _mm256_min_epi16(_mm256_max_epi16(_mm512_cvtsepi32_epi16(a), _mm256_setzero_si256()), _mm256_set1_epi16(max));
+                    _mm_storeu_si128(dst.as_mut_ptr().cast(), _mm256_cvtepi16_epi8(words));
+                }
+            }
+            return;
+        }
+        assert!((0..=127).contains(&max));
+        for (src, dst) in input.chunks_exact(32).zip(out.chunks_exact_mut(32)) {
+            // SAFETY: the loads read the 32 i32 of `src`, the store writes
+            // the 32 bytes of `dst`; the caller guarantees AVX-512 F/BW.
+            unsafe {
+                let shift = _mm_cvtsi32_si128(SHIFT);
+                let a = _mm512_sra_epi32(_mm512_loadu_si512(src.as_ptr().cast()), shift);
+                let b = _mm512_sra_epi32(_mm512_loadu_si512(src.as_ptr().add(16).cast()), shift);
+                let words = _mm512_min_epi16(_mm512_max_epi16(_mm512_packs_epi32(a, b), _mm512_setzero_si512()), _mm512_set1_epi16(max));
+                // Values within 0..=127: the truncating move is exact.
+                _mm256_storeu_si256(dst.as_mut_ptr().cast(), _mm512_cvtepi16_epi8(unpack_order(words)));
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(input: &[i32; N], max: i16, out: &mut [u8; N]) {
+        assert!((0..=127).contains(&max) && (32767i64 * 32767) >> (16 + SHIFT_AFTER_16) >= i64::from(max));
+        if !N.is_multiple_of(32) {
+            if !N.is_multiple_of(16) {
+                return sqr_clipped_relu::<N, SHIFT_AFTER_16>(input, max, out);
+            }
+            for (src, dst) in input.chunks_exact(16).zip(out.chunks_exact_mut(16)) {
+                // SAFETY: as in `clipped_relu`'s 16-value steps.
+                unsafe {
+                    let words = _mm512_cvtsepi32_epi16(_mm512_loadu_si512(src.as_ptr().cast()));
+                    let squares = _mm256_srl_epi16(_mm256_mulhi_epi16(words, words), _mm_cvtsi32_si128(SHIFT_AFTER_16));
+                    let words = _mm256_min_epi16(squares, _mm256_set1_epi16(max));
+                    _mm_storeu_si128(dst.as_mut_ptr().cast(), _mm256_cvtepi16_epi8(words));
+                }
+            }
+            return;
+        }
+        for (src, dst) in input.chunks_exact(32).zip(out.chunks_exact_mut(32)) {
+            // SAFETY: as in `clipped_relu`.
+            unsafe {
+                let a = _mm512_loadu_si512(src.as_ptr().cast());
+                let b = _mm512_loadu_si512(src.as_ptr().add(16).cast());
+                let words = _mm512_packs_epi32(a, b);
+                let squares = _mm512_srl_epi16(_mm512_mulhi_epi16(words, words), _mm_cvtsi32_si128(SHIFT_AFTER_16));
+                let words = _mm512_min_epi16(squares, _mm512_set1_epi16(max));
+                _mm256_storeu_si256(dst.as_mut_ptr().cast(), _mm512_cvtepi16_epi8(unpack_order(words)));
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn equal_to_scalar() {
         crate::simd::check_activations(super::clipped_relu::<32, 6>, super::sqr_clipped_relu::<32, 3>);
+    }
+
+    /// The AVX-512 steps, where the CPU has them.
+    #[test]
+    fn avx512_equal_to_scalar() {
+        use crate::simd::Activations;
+        if crate::simd::x86::Avx512::new().is_none() {
+            eprintln!("NOT TESTED on this CPU (it lacks their instructions): avx512 activations");
+            return;
+        }
+        #[target_feature(enable = "avx512f,avx512bw")]
+        fn clipped(input: &[i32; 32], max: i16, out: &mut [u8; 32]) {
+            // SAFETY: called only where the CPU has AVX-512 F/BW (checked above).
+            unsafe { super::Avx512Activations::clipped_relu::<32, 6>(input, max, out) }
+        }
+        #[target_feature(enable = "avx512f,avx512bw")]
+        fn sqr(input: &[i32; 32], max: i16, out: &mut [u8; 32]) {
+            // SAFETY: as above.
+            unsafe { super::Avx512Activations::sqr_clipped_relu::<32, 3>(input, max, out) }
+        }
+        // SAFETY: the CPU has AVX-512 F/BW (checked above).
+        crate::simd::check_activations(|i, m, o| unsafe { clipped(i, m, o) }, |i, m, o| unsafe { sqr(i, m, o) });
+        // The 16-value steps, on each half.
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+        fn halves(input: &[i32; 32], max: i16, out: &mut [u8; 32], sqr: bool) {
+            for (src, dst) in input.chunks_exact(16).zip(out.chunks_exact_mut(16)) {
+                let (src, dst): (&[i32; 16], &mut [u8; 16]) = (src.try_into().unwrap(), dst.try_into().unwrap());
+                // SAFETY: called only where the CPU has AVX-512 F/BW/VL.
+                unsafe {
+                    if sqr {
+                        super::Avx512Activations::sqr_clipped_relu::<16, 3>(src, max, dst)
+                    } else {
+                        super::Avx512Activations::clipped_relu::<16, 6>(src, max, dst)
+                    }
+                }
+            }
+        }
+        // SAFETY: as above (VL is part of the Avx512 token's features).
+        crate::simd::check_activations(|i, m, o| unsafe { halves(i, m, o, false) }, |i, m, o| unsafe { halves(i, m, o, true) });
     }
 }

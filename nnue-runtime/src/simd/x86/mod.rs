@@ -173,7 +173,7 @@ mod avx_vnni;
 mod join;
 pub mod leb128;
 
-pub use activation::{clipped_relu, sqr_clipped_relu};
+pub use activation::{clipped_relu, sqr_clipped_relu, Avx512Activations, SseActivations};
 pub use avx2::{Avx2Dot, Avx2Lanes};
 pub use avx512::{Avx512Dot, Avx512Lanes};
 pub use avx512_vnni::{Avx512VnniDot, Avx512VnniDot256};
@@ -184,19 +184,19 @@ use crate::Isa;
 
 backend_token!(
     /// AVX2: 16 accumulator lanes per register, `vpmaddubsw` dot products.
-    Avx2, Isa::Avx2, "avx2,popcnt", Avx2Lanes, Avx2Dot, Avx2Dot
+    Avx2, Isa::Avx2, "avx2,popcnt", Avx2Lanes, Avx2Dot, Avx2Dot, SseActivations
 );
 backend_token!(
     /// AVX2 with AVX-VNNI `vpdpbusd` dot products.
-    AvxVnni, Isa::AvxVnni, "avx2,popcnt,avxvnni", Avx2Lanes, AvxVnniDot, AvxVnniDot
+    AvxVnni, Isa::AvxVnni, "avx2,popcnt,avxvnni", Avx2Lanes, AvxVnniDot, AvxVnniDot, SseActivations
 );
 backend_token!(
     /// AVX-512 F/BW/VL: 32 accumulator lanes per register, 512-bit
     /// `vpmaddubsw` dot products (256-bit for narrow layers).
-    Avx512, Isa::Avx512, "avx2,popcnt,avx512f,avx512bw,avx512vl", Avx512Lanes, Avx512Dot, Avx2Dot
+    Avx512, Isa::Avx512, "avx2,popcnt,avx512f,avx512bw,avx512vl", Avx512Lanes, Avx512Dot, Avx2Dot, Avx512Activations
 );
 backend_token!(
     /// AVX-512 with AVX-512 VNNI `vpdpbusd` (512-bit, and 256-bit for narrow
     /// layers).
-    Avx512Vnni, Isa::Avx512Vnni, "avx2,popcnt,avx512f,avx512bw,avx512vl,avx512vnni", Avx512Lanes, Avx512VnniDot, Avx512VnniDot256
+    Avx512Vnni, Isa::Avx512Vnni, "avx2,popcnt,avx512f,avx512bw,avx512vl,avx512vnni", Avx512Lanes, Avx512VnniDot, Avx512VnniDot256, Avx512Activations
 );
