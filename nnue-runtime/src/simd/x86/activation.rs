@@ -1,6 +1,6 @@
 //! Activations on SSE2 (the x86-64 baseline, so no detection is needed):
-//! eight i32 values to eight bytes per step, in order; and on AVX-512,
-//! thirty-two per step.
+//! eight i32 values to eight bytes per step, in order; and on AVX2 and
+//! AVX-512, thirty-two (or sixteen) per step.
 
 use core::arch::x86_64::*;
 
@@ -55,6 +55,105 @@ unsafe impl crate::simd::Activations for SseActivations {
     #[inline(always)]
     unsafe fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(input: &[i32; N], max: i16, out: &mut [u8; N]) {
         sqr_clipped_relu::<N, SHIFT_AFTER_16>(input, max, out)
+    }
+}
+
+/// The activations with AVX2: 32 values per step in four 256-bit registers
+/// (16 where the width is a multiple of 16 but not of 32), packed to 16-bit
+/// lanes, clamped, packed to bytes, and the pack's 128-bit interleaving
+/// undone with one permute of 32-bit groups; the SSE2 steps otherwise.
+pub struct Avx2Activations;
+
+/// The bytes of `_mm256_packus_epi16(w0, w1)`, where `w0` and `w1` are each
+/// `_mm256_packs_epi32` of two registers of eight values (`a0, a1` and
+/// `a2, a3`), in the order of `a0, a1, a2, a3`: the packs interleave their
+/// inputs per 128-bit lane, leaving the 32-bit groups (four values each)
+/// as `a0[0..4], a1[0..4], a2[0..4], a3[0..4], a0[4..8], ...`.
+#[inline(always)]
+unsafe fn avx2_bytes_in_order(w0: __m256i, w1: __m256i) -> __m256i {
+    // SAFETY: the caller guarantees AVX2.
+    unsafe { _mm256_permutevar8x32_epi32(_mm256_packus_epi16(w0, w1), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)) }
+}
+
+/// Eight values at `p`, shifted right by `SHIFT` (arithmetic).
+///
+/// # Safety
+/// `p` is readable for eight i32; the CPU supports AVX2.
+#[inline(always)]
+unsafe fn avx2_shifted<const SHIFT: i32>(p: *const i32) -> __m256i {
+    // SAFETY: the caller guarantees the reads and AVX2.
+    unsafe { _mm256_sra_epi32(_mm256_loadu_si256(p.cast()), _mm_cvtsi32_si128(SHIFT)) }
+}
+
+/// `clamp(w, 0, max)` lane by lane.
+///
+/// # Safety
+/// The CPU supports AVX2.
+#[inline(always)]
+unsafe fn avx2_clamp(w: __m256i, max: i16) -> __m256i {
+    // SAFETY: the caller guarantees AVX2.
+    unsafe { _mm256_min_epi16(_mm256_max_epi16(w, _mm256_setzero_si256()), _mm256_set1_epi16(max)) }
+}
+
+/// `min((w * w) >> (16 + SHIFT_AFTER_16), max)` lane by lane.
+///
+/// # Safety
+/// The CPU supports AVX2.
+#[inline(always)]
+unsafe fn avx2_square<const SHIFT_AFTER_16: i32>(w: __m256i, max: i16) -> __m256i {
+    // SAFETY: the caller guarantees AVX2.
+    unsafe { _mm256_min_epi16(_mm256_srl_epi16(_mm256_mulhi_epi16(w, w), _mm_cvtsi32_si128(SHIFT_AFTER_16)), _mm256_set1_epi16(max)) }
+}
+
+// SAFETY: every method uses AVX2 (or SSE2) only; callers guarantee them.
+unsafe impl crate::simd::Activations for Avx2Activations {
+    #[inline(always)]
+    unsafe fn clipped_relu<const N: usize, const SHIFT: i32>(input: &[i32; N], max: i16, out: &mut [u8; N]) {
+        assert!((0..=127).contains(&max));
+        // SAFETY (every path): the loads read `input` eight values at a
+        // time, the stores write as many bytes of `out` at the same
+        // offsets; the caller guarantees AVX2.
+        unsafe {
+            if N.is_multiple_of(32) {
+                for (src, dst) in input.chunks_exact(32).zip(out.chunks_exact_mut(32)) {
+                    let p = src.as_ptr();
+                    let w0 = avx2_clamp(_mm256_packs_epi32(avx2_shifted::<SHIFT>(p), avx2_shifted::<SHIFT>(p.add(8))), max);
+                    let w1 = avx2_clamp(_mm256_packs_epi32(avx2_shifted::<SHIFT>(p.add(16)), avx2_shifted::<SHIFT>(p.add(24))), max);
+                    _mm256_storeu_si256(dst.as_mut_ptr().cast(), avx2_bytes_in_order(w0, w1));
+                }
+            } else if N.is_multiple_of(16) {
+                for (src, dst) in input.chunks_exact(16).zip(out.chunks_exact_mut(16)) {
+                    let p = src.as_ptr();
+                    let w = avx2_clamp(_mm256_packs_epi32(avx2_shifted::<SHIFT>(p), avx2_shifted::<SHIFT>(p.add(8))), max);
+                    _mm_storeu_si128(dst.as_mut_ptr().cast(), _mm256_castsi256_si128(avx2_bytes_in_order(w, w)));
+                }
+            } else {
+                clipped_relu::<N, SHIFT>(input, max, out)
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(input: &[i32; N], max: i16, out: &mut [u8; N]) {
+        assert!((0..=127).contains(&max) && (32767i64 * 32767) >> (16 + SHIFT_AFTER_16) >= i64::from(max));
+        // SAFETY (every path): as in `clipped_relu`.
+        unsafe {
+            if N.is_multiple_of(32) {
+                for (src, dst) in input.chunks_exact(32).zip(out.chunks_exact_mut(32)) {
+                    let p = src.as_ptr().cast::<__m256i>();
+                    let w0 = avx2_square::<SHIFT_AFTER_16>(_mm256_packs_epi32(_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))), max);
+                    let w1 = avx2_square::<SHIFT_AFTER_16>(_mm256_packs_epi32(_mm256_loadu_si256(p.add(2)), _mm256_loadu_si256(p.add(3))), max);
+                    _mm256_storeu_si256(dst.as_mut_ptr().cast(), avx2_bytes_in_order(w0, w1));
+                }
+            } else if N.is_multiple_of(16) {
+                for (src, dst) in input.chunks_exact(16).zip(out.chunks_exact_mut(16)) {
+                    let p = src.as_ptr().cast::<__m256i>();
+                    let w = avx2_square::<SHIFT_AFTER_16>(_mm256_packs_epi32(_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))), max);
+                    _mm_storeu_si128(dst.as_mut_ptr().cast(), _mm256_castsi256_si128(avx2_bytes_in_order(w, w)));
+                }
+            } else {
+                sqr_clipped_relu::<N, SHIFT_AFTER_16>(input, max, out)
+            }
+        }
     }
 }
 
@@ -148,6 +247,44 @@ mod tests {
     #[test]
     fn equal_to_scalar() {
         crate::simd::check_activations(super::clipped_relu::<32, 6>, super::sqr_clipped_relu::<32, 3>);
+    }
+
+    /// The AVX2 steps of 32 and of 16 values.
+    #[test]
+    fn avx2_equal_to_scalar() {
+        use crate::simd::Activations;
+        if crate::simd::x86::Avx2::new().is_none() {
+            eprintln!("NOT TESTED on this CPU (it lacks their instructions): avx2 activations");
+            return;
+        }
+        #[target_feature(enable = "avx2")]
+        fn clipped(input: &[i32; 32], max: i16, out: &mut [u8; 32]) {
+            // SAFETY: called only where the CPU has AVX2 (checked above).
+            unsafe { super::Avx2Activations::clipped_relu::<32, 6>(input, max, out) }
+        }
+        #[target_feature(enable = "avx2")]
+        fn sqr(input: &[i32; 32], max: i16, out: &mut [u8; 32]) {
+            // SAFETY: as above.
+            unsafe { super::Avx2Activations::sqr_clipped_relu::<32, 3>(input, max, out) }
+        }
+        #[target_feature(enable = "avx2")]
+        fn halves(input: &[i32; 32], max: i16, out: &mut [u8; 32], sqr: bool) {
+            for (src, dst) in input.chunks_exact(16).zip(out.chunks_exact_mut(16)) {
+                let (src, dst): (&[i32; 16], &mut [u8; 16]) = (src.try_into().unwrap(), dst.try_into().unwrap());
+                // SAFETY: as above.
+                unsafe {
+                    if sqr {
+                        super::Avx2Activations::sqr_clipped_relu::<16, 3>(src, max, dst)
+                    } else {
+                        super::Avx2Activations::clipped_relu::<16, 6>(src, max, dst)
+                    }
+                }
+            }
+        }
+        // SAFETY: the CPU has AVX2 (checked above).
+        crate::simd::check_activations(|i, m, o| unsafe { clipped(i, m, o) }, |i, m, o| unsafe { sqr(i, m, o) });
+        // SAFETY: as above.
+        crate::simd::check_activations(|i, m, o| unsafe { halves(i, m, o, false) }, |i, m, o| unsafe { halves(i, m, o, true) });
     }
 
     /// The AVX-512 steps, where the CPU has them.

@@ -173,7 +173,7 @@ mod avx_vnni;
 mod join;
 pub mod leb128;
 
-pub use activation::{clipped_relu, sqr_clipped_relu, Avx512Activations, SseActivations};
+pub use activation::{clipped_relu, sqr_clipped_relu, Avx2Activations, Avx512Activations, SseActivations};
 pub use avx2::{Avx2Dot, Avx2Lanes};
 pub use avx512::{Avx512Dot, Avx512Lanes};
 pub use avx512_vnni::{Avx512VnniDot, Avx512VnniDot256};
@@ -184,11 +184,11 @@ use crate::Isa;
 
 backend_token!(
     /// AVX2: 16 accumulator lanes per register, `vpmaddubsw` dot products.
-    Avx2, Isa::Avx2, "avx2,popcnt", Avx2Lanes, Avx2Dot, Avx2Dot, SseActivations
+    Avx2, Isa::Avx2, "avx2,popcnt", Avx2Lanes, Avx2Dot, Avx2Dot, Avx2Activations
 );
 backend_token!(
     /// AVX2 with AVX-VNNI `vpdpbusd` dot products.
-    AvxVnni, Isa::AvxVnni, "avx2,popcnt,avxvnni", Avx2Lanes, AvxVnniDot, AvxVnniDot, SseActivations
+    AvxVnni, Isa::AvxVnni, "avx2,popcnt,avxvnni", Avx2Lanes, AvxVnniDot, AvxVnniDot, Avx2Activations
 );
 backend_token!(
     /// AVX-512 F/BW/VL: 32 accumulator lanes per register, 512-bit
