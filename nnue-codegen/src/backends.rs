@@ -229,6 +229,32 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
             quote!(),
         )
     };
+    // With a list, the transformer and the layers also run in one function
+    // compiled for the instruction set: an evaluation's whole work with no
+    // call between its parts.
+    let evaluate_fn = arch.lists_nonzero_chunks().then(|| {
+        let rt = runtime();
+        quote! {
+            /// The transformer's output of `accumulator` (perspectives in
+            /// `order`) and the layer stack's output for it.
+            pub(super) fn evaluate(cpu: Cpu, accumulator: &Accumulator, order: [usize; 2], stack: &LayerStack) -> i32 {
+                // SAFETY: a `Cpu` token exists only if this CPU has the
+                // instruction set whose features the function is compiled for.
+                unsafe { transform_and_forward(cpu.inside(), accumulator, order, stack) }
+            }
+
+            /// [`evaluate`] compiled for the instruction set: the
+            /// transformer's kernel and the forward pass inlined into it.
+            #[target_feature(enable = #features)]
+            fn transform_and_forward(cpu: #rt::simd::Inside<Cpu>, accumulator: &Accumulator, order: [usize; 2], stack: &LayerStack) -> i32 {
+                let mut slots = #rt::Aligned([::core::mem::MaybeUninit::uninit(); TRANSFORMED]);
+                let mut nonzero = [::core::mem::MaybeUninit::uninit(); NONZERO_CHUNKS];
+                let (slots, nonzero) = (&mut *slots, &mut nonzero);
+                let (bytes, list) = #transform;
+                forward(cpu, stack, #rt::sub::<_, TRANSFORMED>(bytes, 0), ::core::option::Option::Some(list), &mut |_, _| {})
+            }
+        }
+    });
     // The token is used by the i8 affine kernels and the activations; a
     // stack without them (i16 weights only) leaves it unnamed.
     let cpu = if arch.layers.iter().any(|l| matches!(l.kind, LayerKind::Affine { .. }) || crate::stack::fused_screlu(arch, l, target) || crate::stack::simd_activation(l)) {
@@ -250,6 +276,8 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
             #rows
 
             #transform_fn
+
+            #evaluate_fn
 
             #accumulator_path
 

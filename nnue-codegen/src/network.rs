@@ -155,11 +155,20 @@ pub fn generate(arch: &Arch) -> TokenStream {
             };
         }
     } else if listed {
+        // Each SIMD backend runs the transformer and the layers in one
+        // function.
+        let evaluate = dispatch(
+            &|m| quote!(#m::evaluate(cpu, accumulator, order, &self.stacks[bucket])),
+            quote! {{
+                let mut slots = #rt::Aligned([::core::mem::MaybeUninit::uninit(); TRANSFORMED]);
+                let mut nonzero = [::core::mem::MaybeUninit::uninit(); NONZERO_CHUNKS];
+                let (transformed, nonzero) = self.transform_listed(accumulator, side_to_move, &mut slots, &mut nonzero);
+                self.propagate_listed(bucket, transformed, nonzero)
+            }},
+        );
         quote! {
-            let mut slots = #rt::Aligned([::core::mem::MaybeUninit::uninit(); TRANSFORMED]);
-            let mut nonzero = [::core::mem::MaybeUninit::uninit(); NONZERO_CHUNKS];
-            let (transformed, nonzero) = self.transform_listed(accumulator, side_to_move, &mut slots, &mut nonzero);
-            let positional = self.propagate_listed(bucket, transformed, nonzero);
+            let order = [side_to_move.index(), side_to_move.flip().index()];
+            let positional = #evaluate;
         }
     } else {
         quote! {

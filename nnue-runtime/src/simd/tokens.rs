@@ -106,6 +106,10 @@ macro_rules! backend_token {
         }
 
         impl $crate::simd::Inside<$token> {
+            backend_token!(@transform_inside $lanes, $dot, transform_clip, transform_clip_listed, [MAX: i16]);
+            backend_token!(@transform_inside $lanes, $dot, transform_pairwise_mulhi, transform_pairwise_mulhi_listed, [MAX: i16, SHL: i32]);
+            backend_token!(@transform_inside $lanes, $dot, transform_pairwise_mulhi_signed, transform_pairwise_mulhi_signed_listed, [MAX: i16, SHL: i32]);
+            backend_token!(@transform_inside $lanes, $dot, transform_pairwise_mullo, transform_pairwise_mullo_listed, [MAX: i16, SHR: i32]);
             backend_token!(@affine affine_columns, affine_columns_listed, affine_rows, $dot);
             backend_token!(@affine affine_columns_256, affine_columns_256_listed, affine_rows_256, $dot256);
 
@@ -210,6 +214,27 @@ macro_rules! backend_token {
             }
             // SAFETY: the token exists only if the CPU supports the ISA.
             unsafe { run::<L1, $($param,)* CHUNKS>(acc, order, out, list) }
+        }
+    };
+
+    (@transform_inside $lanes:ty, $dot:ty, $kernel:ident, $listed:ident, [$($param:ident: $ty:ty),*]) => {
+        #[doc = concat!("The token's `", stringify!($listed), "`, inlined into the `#[target_feature]` function")]
+        /// calling it (one that runs the transformer and the layers).
+        #[inline(always)]
+        pub fn $listed<'o, 'l, const L1: usize, $(const $param: $ty,)* const CHUNKS: usize>(
+            self,
+            acc: &[[i16; L1]; 2],
+            order: [usize; 2],
+            out: &'o mut [::core::mem::MaybeUninit<u8>],
+            list: &'l mut [::core::mem::MaybeUninit<u16>; CHUNKS],
+        ) -> (&'o mut [u8], $crate::kernels::ChunkList<'l, CHUNKS>) {
+            // SAFETY: an `Inside` exists only if the CPU supports the ISA;
+            // the search checks that `CHUNKS` is the output's length over 4.
+            unsafe {
+                let bytes = $crate::kernels::$kernel::<$lanes, L1, $($param),*>(acc, order, out);
+                let list = $crate::kernels::nonzero_chunks::<$dot, CHUNKS>(bytes, list);
+                (bytes, list)
+            }
         }
     };
 
