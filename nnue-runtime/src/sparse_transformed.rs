@@ -24,7 +24,10 @@ impl<const BYTES: usize, const CHUNKS: usize> SparseTransformed<BYTES, CHUNKS> {
         SparseTransformed { bytes: Aligned([0; BYTES]), nonzero: [0; CHUNKS], count: 0 }
     }
 
-    /// Holds `bytes` and `nonzero`, the list of their non-zero chunks.
+    /// Holds `bytes` and `nonzero`, the list of their non-zero chunks (as
+    /// a backend's `transform_listed` returns them). A list of other bytes
+    /// gives other layer outputs, never a read out of bounds: its indices
+    /// are below `CHUNKS` by construction.
     pub fn set(&mut self, bytes: &[u8; BYTES], nonzero: ChunkList<'_, CHUNKS>) {
         let indices = nonzero.indices();
         self.bytes.0 = *bytes;

@@ -1,11 +1,14 @@
 //! The backend token types, one macro for every ISA: a token exists only
 //! after run-time detection found its instruction set, and its safe methods
 //! run the [`crate::kernels`] instantiated for the ISA's vector types inside
-//! `#[target_feature]` functions. The affine kernels of a forward pass are
-//! methods of [`Inside`](crate::simd::Inside)`<Token>` instead, which the
-//! token's `inside` hands out: generated code calls them from its own
-//! `#[target_feature(enable = Token::FEATURES)]` function, into which they
-//! are inlined. That function is the one place generated code is `unsafe`.
+//! `#[target_feature]` functions. The kernels of a forward pass (affine
+//! layers, activations, and the transformer's listing kernels where an
+//! evaluation runs in one function) are methods of
+//! [`Inside`](crate::simd::Inside)`<Token>` instead, which the token's
+//! `inside` hands out: generated code calls them from its own
+//! `#[target_feature(enable = Token::FEATURES)]` functions, into which they
+//! are inlined. Calling those functions is the one place generated code is
+//! `unsafe`.
 
 /// `backend_token!(doc, Token, Isa::X, "features", Lanes, Dot, Dot256, Activations)`.
 macro_rules! backend_token {
