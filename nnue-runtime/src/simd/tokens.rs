@@ -102,10 +102,10 @@ macro_rules! backend_token {
                 unsafe { run::<S, L1, TILE, B>(sets, base, psqt_base, out, psqt_out) }
             }
 
-            backend_token!(@transform $features, $lanes, $dot, transform_clip, transform_clip_listed, [MAX: i16]);
-            backend_token!(@transform $features, $lanes, $dot, transform_pairwise_mulhi, transform_pairwise_mulhi_listed, [MAX: i16, SHL: i32]);
-            backend_token!(@transform $features, $lanes, $dot, transform_pairwise_mulhi_signed, transform_pairwise_mulhi_signed_listed, [MAX: i16, SHL: i32]);
-            backend_token!(@transform $features, $lanes, $dot, transform_pairwise_mullo, transform_pairwise_mullo_listed, [MAX: i16, SHR: i32]);
+            backend_token!(@transform $token, $features, $lanes, transform_clip, transform_clip_listed, [MAX: i16]);
+            backend_token!(@transform $token, $features, $lanes, transform_pairwise_mulhi, transform_pairwise_mulhi_listed, [MAX: i16, SHL: i32]);
+            backend_token!(@transform $token, $features, $lanes, transform_pairwise_mulhi_signed, transform_pairwise_mulhi_signed_listed, [MAX: i16, SHL: i32]);
+            backend_token!(@transform $token, $features, $lanes, transform_pairwise_mullo, transform_pairwise_mullo_listed, [MAX: i16, SHR: i32]);
         }
 
         impl $crate::simd::Inside<$token> {
@@ -163,7 +163,7 @@ macro_rules! backend_token {
         }
     };
 
-    (@transform $features:literal, $lanes:ty, $dot:ty, $kernel:ident, $listed:ident, [$($param:ident: $ty:ty),*]) => {
+    (@transform $token:ident, $features:literal, $lanes:ty, $kernel:ident, $listed:ident, [$($param:ident: $ty:ty),*]) => {
         #[doc = concat!("[`crate::kernels::", stringify!($kernel), "`] with this ISA's registers.")]
         pub fn $kernel<'o, const L1: usize, $(const $param: $ty),*>(
             self,
@@ -197,26 +197,20 @@ macro_rules! backend_token {
             out: &'o mut [::core::mem::MaybeUninit<u8>],
             list: &'l mut [::core::mem::MaybeUninit<u16>; CHUNKS],
         ) -> (&'o mut [u8], $crate::kernels::ChunkList<'l, CHUNKS>) {
-            /// # Safety
-            /// The CPU supports the token's instruction set.
+            /// [`Inside`](crate::simd::Inside)'s form of this method,
+            /// compiled for the instruction set.
             #[target_feature(enable = $features)]
-            unsafe fn run<'o, 'l, const L1: usize, $(const $param: $ty,)* const CHUNKS: usize>(
+            fn run<'o, 'l, const L1: usize, $(const $param: $ty,)* const CHUNKS: usize>(
+                cpu: $crate::simd::Inside<$token>,
                 acc: &[[i16; L1]; 2],
                 order: [usize; 2],
                 out: &'o mut [::core::mem::MaybeUninit<u8>],
                 list: &'l mut [::core::mem::MaybeUninit<u16>; CHUNKS],
             ) -> (&'o mut [u8], $crate::kernels::ChunkList<'l, CHUNKS>) {
-                // SAFETY: this function's target features are enabled (the
-                // dot-product type's are among them); the search checks
-                // that `CHUNKS` is the output's length over 4.
-                unsafe {
-                    let bytes = $crate::kernels::$kernel::<$lanes, L1, $($param),*>(acc, order, out);
-                    let list = $crate::kernels::nonzero_chunks::<$dot, CHUNKS>(bytes, list);
-                    (bytes, list)
-                }
+                cpu.$listed::<L1, $($param,)* CHUNKS>(acc, order, out, list)
             }
             // SAFETY: the token exists only if the CPU supports the ISA.
-            unsafe { run::<L1, $($param,)* CHUNKS>(acc, order, out, list) }
+            unsafe { run::<L1, $($param,)* CHUNKS>(self.inside(), acc, order, out, list) }
         }
     };
 
