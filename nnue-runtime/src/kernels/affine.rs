@@ -94,9 +94,15 @@ pub unsafe fn affine_columns_listed<
         let [mut regs, ..] = sets;
         // The list is iterated, not indexed: indexing it costs a bounds
         // check per chunk (callgrind: +326 instructions per 17.1 big-net
-        // forward pass).
+        // forward pass). Four entries at a time ([`split_quad`]).
+        let (quads, rest) = list.as_chunks::<4>();
         if SPARSE && pair {
-            let mut two = list.chunks_exact(2);
+            for quad in quads {
+                let [i, j, k, l] = split_quad(quad);
+                columns(&mut regs, i, j);
+                columns(&mut regs, k, l);
+            }
+            let mut two = rest.chunks_exact(2);
             for ij in &mut two {
                 columns(&mut regs, ij[0] as usize, ij[1] as usize);
             }
@@ -104,7 +110,12 @@ pub unsafe fn affine_columns_listed<
                 column(&mut regs, i as usize);
             }
         } else if SPARSE {
-            for &i in list {
+            for quad in quads {
+                for i in split_quad(quad) {
+                    column(&mut regs, i);
+                }
+            }
+            for &i in rest {
                 column(&mut regs, i as usize);
             }
         } else if pair {
@@ -137,17 +148,22 @@ pub unsafe fn affine_columns_listed<
             n
         };
         if SPARSE {
-            // The list iterated in groups of `n`, not indexed: indexing
-            // it cost a bounds check per chunk (three compares and
-            // branches per four chunks in Stockfish 19's first layer).
-            let mut groups = list.chunks_exact(n);
-            for group in &mut groups {
-                for (set, &i) in sets[..n].iter_mut().zip(group) {
-                    column(set, i as usize);
+            // The list iterated four entries at a time ([`split_quad`]),
+            // not indexed: indexing it cost a bounds check per chunk
+            // (three compares and branches per four chunks in Stockfish
+            // 19's first layer). Entry `e` goes to set `e % n`.
+            let (quads, rest) = list.as_chunks::<4>();
+            for quad in quads {
+                for (e, i) in split_quad(quad).into_iter().enumerate() {
+                    column(&mut sets[e % n], i);
                 }
             }
-            for (set, &i) in sets.iter_mut().zip(groups.remainder()) {
-                column(set, i as usize);
+            // Entry by entry with constant positions, so that the sets
+            // stay registers (a loop over `rest` put them on the stack).
+            for e in 0..3 {
+                if let Some(&i) = rest.get(e) {
+                    column(&mut sets[e % n], i as usize);
+                }
             }
         } else {
             let full = CHUNKS - CHUNKS % n;
@@ -170,6 +186,19 @@ pub unsafe fn affine_columns_listed<
         // SAFETY: `(r + 1) * LANES <= OUT`; the caller guarantees the instructions.
         unsafe { D::store(out.as_mut_ptr().add(r * D::LANES), reg) };
     }
+}
+
+/// Four chunk indices of a sparse kernel's list read with one eight-byte
+/// load and split with shifts. The column loop is bound by its loads (a
+/// broadcast of the input chunk and the weight registers per chunk); four
+/// two-byte index loads added one more per chunk. Stockfish 19's first
+/// layer with AVX-512 VNNI: forward 0.97 (9/9 rounds faster).
+#[inline(always)]
+fn split_quad(quad: &[u16; 4]) -> [usize; 4] {
+    // SAFETY: `quad` is eight readable bytes; `read_unaligned` needs no
+    // alignment.
+    let bits = u64::from_le(unsafe { core::ptr::from_ref(quad).cast::<u64>().read_unaligned() });
+    [bits as u16 as usize, (bits >> 16) as u16 as usize, (bits >> 32) as u16 as usize, (bits >> 48) as usize]
 }
 
 /// Adds the products of input chunk `i` (four bytes at `x + 4i`) with
@@ -247,8 +276,8 @@ mod tests {
     const OUT: usize = 16;
 
     /// The column kernel of every backend this CPU has, dense and sparse,
-    /// equals the scalar sums on random inputs (a third of the chunks zero)
-    /// and weights: within ±64 every other case, so that two chunks'
+    /// equals the scalar sums on random inputs (from none to nearly all of
+    /// the chunks zero) and weights: within ±64 every other case, so that two chunks'
     /// products share an i16 lane (`4 * 127 * 64 <= 32767`) and the paired
     /// path runs; up to ±127 otherwise, where it must not.
     #[test]
@@ -260,7 +289,12 @@ mod tests {
             let bound = if case % 2 == 0 { 64 } else { 127 };
             let rows: Vec<i8> = (0..OUT * PADDED).map(|_| rng.range(-bound, bound) as i8).collect();
             let biases: [i32; OUT] = core::array::from_fn(|_| rng.range(-100_000, 100_000) as i32);
-            let input: [u8; PADDED] = core::array::from_fn(|i| if (i / 4) % 3 == 1 { 0 } else { rng.range(0, 127) as u8 });
+            // Each chunk zero with a probability of 0 to 15 sixteenths
+            // (varying with the case), so the lists take every length
+            // modulo the kernels' groups.
+            let zeros = case as i64 % 16;
+            let zero: [bool; CHUNKS] = core::array::from_fn(|_| rng.range(0, 15) < zeros);
+            let input: [u8; PADDED] = core::array::from_fn(|i| if zero[i / 4] { 0 } else { rng.range(0, 127) as u8 });
             let paired = PairedSums::of(&rows, PADDED);
             if bound == 64 {
                 assert_eq!(paired, PairedSums { consecutive: true, any: true });
