@@ -77,9 +77,9 @@ macro_rules! largest_accepted_tests {
 }
 
 largest_accepted_tests! {
-    widest_transformer: widest_transformer, "limits/widest_transformer.ron", "dimensions", "10752", "10880";
-    widest_column_layer: widest_column_layer, "limits/widest_column_layer.ron", "outputs", "2816", "2824";
-    widest_row_layer: widest_row_layer, "limits/widest_row_layer.ron", "outputs", "9759", "9761";
+    widest_transformer: widest_transformer, "limits/widest_transformer.ron", "dimensions", "8064", "8192";
+    widest_column_layer: widest_column_layer, "limits/widest_column_layer.ron", "outputs", "3008", "3016";
+    widest_row_layer: widest_row_layer, "limits/widest_row_layer.ron", "outputs", "10575", "10577";
 }
 
 /// The sizes `limits` assumes for runtime types are theirs.

@@ -229,7 +229,7 @@ fn info_describes_an_architecture() {
         "neon-dotprod  Accumulator tile: 16 registers of 8 lanes (128 lanes), 24 tiles per perspective.",
         "fc_0: sparse-input column kernel, 1 x 512-bit output registers",
         "[output] fc_2[0] + fc_0[15] * 9600 / 8128",
-        "stack              19924 bytes (19.5 KiB) per evaluation; budget 64 KiB (65536 bytes)",
+        "stack              26052 bytes (25.4 KiB) per evaluation; budget 64 KiB (65536 bytes)",
         "        12288  accumulator lanes, 2 x 3072 i16",
     ] {
         assert!(text.contains(needle), "missing `{needle}` in:\n{text}");

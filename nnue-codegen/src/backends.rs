@@ -203,7 +203,7 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
                     accumulator: &Accumulator,
                     order: [usize; 2],
                     slots: &'o mut [::core::mem::MaybeUninit<u8>; TRANSFORMED],
-                    nonzero: &'l mut [::core::mem::MaybeUninit<u16>; NONZERO_CHUNKS],
+                    nonzero: &'l mut #rt::kernels::ChunkSlots<NONZERO_CHUNKS>,
                 ) -> (&'o mut [u8], #rt::kernels::ChunkList<'l, NONZERO_CHUNKS>) {
                     #transform
                 }
@@ -248,7 +248,7 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
             #[target_feature(enable = #features)]
             fn transform_and_forward(cpu: #rt::simd::Inside<Cpu>, accumulator: &Accumulator, order: [usize; 2], stack: &LayerStack) -> i32 {
                 let mut slots = #rt::Aligned([::core::mem::MaybeUninit::uninit(); TRANSFORMED]);
-                let mut nonzero = [::core::mem::MaybeUninit::uninit(); NONZERO_CHUNKS];
+                let mut nonzero = #rt::kernels::ChunkSlots::<NONZERO_CHUNKS>::new();
                 let (slots, nonzero) = (&mut *slots, &mut nonzero);
                 let (bytes, list) = #transform;
                 forward(cpu, stack, #rt::sub::<_, TRANSFORMED>(bytes, 0), ::core::option::Option::Some(list), &mut |_, _| {})

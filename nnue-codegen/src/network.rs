@@ -73,7 +73,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 accumulator: &Accumulator,
                 side_to_move: #rt::Color,
                 slots: &'o mut [::core::mem::MaybeUninit<u8>; TRANSFORMED],
-                nonzero: &'l mut [::core::mem::MaybeUninit<u16>; NONZERO_CHUNKS],
+                nonzero: &'l mut #rt::kernels::ChunkSlots<NONZERO_CHUNKS>,
             ) -> (&'o [u8; TRANSFORMED], #rt::kernels::ChunkList<'l, NONZERO_CHUNKS>) {
                 let order = [side_to_move.index(), side_to_move.flip().index()];
                 let (bytes, list) = #transform;
@@ -91,7 +91,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
     });
     let transform_into_body = if listed {
         quote! {
-            let mut nonzero = [::core::mem::MaybeUninit::uninit(); NONZERO_CHUNKS];
+            let mut nonzero = #rt::kernels::ChunkSlots::<NONZERO_CHUNKS>::new();
             self.transform_listed(accumulator, side_to_move, slots, &mut nonzero).0
         }
     } else {
@@ -161,7 +161,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
             &|m| quote!(#m::evaluate(cpu, accumulator, order, &self.stacks[bucket])),
             quote! {{
                 let mut slots = #rt::Aligned([::core::mem::MaybeUninit::uninit(); TRANSFORMED]);
-                let mut nonzero = [::core::mem::MaybeUninit::uninit(); NONZERO_CHUNKS];
+                let mut nonzero = #rt::kernels::ChunkSlots::<NONZERO_CHUNKS>::new();
                 let (transformed, nonzero) = self.transform_listed(accumulator, side_to_move, &mut slots, &mut nonzero);
                 self.propagate_listed(bucket, transformed, nonzero)
             }},
@@ -392,7 +392,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
     let evaluate_buckets_positional = if listed {
         quote! {
             let mut slots = #rt::Aligned([::core::mem::MaybeUninit::uninit(); TRANSFORMED]);
-            let mut nonzero = [::core::mem::MaybeUninit::uninit(); NONZERO_CHUNKS];
+            let mut nonzero = #rt::kernels::ChunkSlots::<NONZERO_CHUNKS>::new();
             let (transformed, nonzero) = self.transform_listed(&accumulator, side_to_move, &mut slots, &mut nonzero);
             let bucket = Self::bucket(pos.piece_count());
             let psqt: ::std::vec::Vec<i32> = (0..LAYER_STACKS).map(|b| Self::psqt(&accumulator, side_to_move, b)).collect();
@@ -417,7 +417,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
         quote! {
             fn transform(&self, accumulator: &Accumulator, stm: #rt::Color, output: &mut #transformed_type) {
                 let mut slots = #rt::Aligned([::core::mem::MaybeUninit::uninit(); TRANSFORMED]);
-                let mut nonzero = [::core::mem::MaybeUninit::uninit(); NONZERO_CHUNKS];
+                let mut nonzero = #rt::kernels::ChunkSlots::<NONZERO_CHUNKS>::new();
                 let (bytes, list) = self.transform_listed(accumulator, stm, &mut slots, &mut nonzero);
                 output.set(bytes, list);
             }

@@ -33,13 +33,18 @@ pub struct StackBuffer {
     pub cause: Cause,
 }
 
+/// Bytes of a list of non-zero chunks per chunk of its input: a u16 index
+/// and the chunk's four bytes (`kernels::ChunkSlots` in the runtime).
+const CHUNK_ENTRY_BYTES: usize = 6;
+
 /// Every buffer `Network::evaluate` keeps on the stack at its deepest point,
 /// on the backend that keeps the most: the accumulator (its local), the two
 /// feature lists of the refresh, the transformer's output (and the list of
 /// its non-zero chunks, where a sparse layer reads it whole), and in the
 /// forward pass (one function, all locals live) every layer's output, the
 /// zero-padded input copy of an affine layer, and a column kernel's four
-/// sets of output registers and its list of non-zero input chunks.
+/// sets of output registers and, when its input is sparse, its list of
+/// non-zero input chunks.
 ///
 /// An `AccumulatorStack` node or refresh-cache entry built before it moves
 /// to the heap is at most the accumulator's size, which is counted here.
@@ -71,8 +76,8 @@ pub fn evaluation_buffers(transformer: &Transformer, layers: &[Layer]) -> Vec<St
     ];
     if layers.iter().any(|l| l.reads_listed_transformer(transformer)) {
         buffers.push(StackBuffer {
-            what: format!("transformer output's non-zero chunk list, {} u16", transformer.output_dimensions / 4),
-            bytes: transformer.output_dimensions / 4 * 2,
+            what: format!("transformer output's non-zero chunk list, {0} u16 and {0} u32", transformer.output_dimensions / 4),
+            bytes: (transformer.output_dimensions / 4).saturating_mul(CHUNK_ENTRY_BYTES),
             cause: sizes.transformer_cause(),
         });
     }
@@ -164,7 +169,7 @@ impl Sizes<'_> {
             ty => (format!("{} output, {n} {}", layer.name, ty.rust_name()), n.saturating_mul(ty.bytes())),
         };
         out.push(StackBuffer { what, bytes, cause: self.width_cause(i) });
-        let (LayerKind::Affine { padded_inputs, .. }, Some(slice)) = (layer.kind, layer.inputs.first()) else { return };
+        let (LayerKind::Affine { padded_inputs, sparse }, Some(slice)) = (layer.kind, layer.inputs.first()) else { return };
         let input_cause = self.slice_cause(i, 0, slice);
         let source_len = match slice.source {
             Source::Transformer => self.transformer.output_dimensions,
@@ -184,11 +189,15 @@ impl Sizes<'_> {
                 bytes: n.saturating_mul(16),
                 cause: self.width_cause(i),
             });
-            out.push(StackBuffer {
-                what: format!("{} non-zero chunk list, {} u16", layer.name, padded_inputs / 4),
-                bytes: padded_inputs / 4 * 2,
-                cause: input_cause,
-            });
+            // A dense kernel's list is never made (its slots are dead
+            // code, removed by the compiler).
+            if sparse {
+                out.push(StackBuffer {
+                    what: format!("{0} non-zero chunk list, {1} u16 and {1} u32", layer.name, padded_inputs / 4),
+                    bytes: (padded_inputs / 4).saturating_mul(CHUNK_ENTRY_BYTES),
+                    cause: input_cause,
+                });
+            }
         }
     }
 }
@@ -198,14 +207,14 @@ mod tests {
     use super::*;
 
     /// sfnnv1 by hand: accumulator 2 x 256 i16 = 1024, no PSQT, feature
-    /// lists 288, output 512; fc_0: output 128, kernel registers 512, chunk
-    /// list 256 (it reads the whole transformer output, no copy); ac_0 32;
-    /// fc_1: 128 + 512 + 16; ac_1 32; fc_2: 4 (a row kernel).
+    /// lists 288, output 512; fc_0: output 128, kernel registers 512 (a
+    /// dense kernel: no chunk list; it reads the whole transformer output,
+    /// no copy); ac_0 32; fc_1: 128 + 512; ac_1 32; fc_2: 4 (a row kernel).
     #[test]
     fn sfnnv1_by_hand() {
         let arch = crate::parse(include_str!("../../archs/sfnnv1.ron")).unwrap();
-        let fc_0 = 128 + 512 + 256;
-        let fc_1 = 128 + 512 + 16;
+        let fc_0 = 128 + 512;
+        let fc_1 = 128 + 512;
         assert_eq!(evaluation_stack_bytes(&arch), 1024 + 288 + 512 + fc_0 + 32 + fc_1 + 32 + 4);
     }
 }

@@ -1,8 +1,6 @@
 //! Affine layers: u8 inputs, i8 weights, i32 sums.
 
-use core::mem::MaybeUninit;
-
-use super::nonzero::{nonzero_chunks, ChunkList};
+use super::nonzero::{nonzero_chunks, ChunkList, ChunkSlots};
 use crate::scalar::PairedSums;
 use crate::simd::Dot;
 
@@ -10,7 +8,8 @@ use crate::simd::Dot;
 /// `i`, broadcast it and add its products with the chunk's weight column to
 /// all `OUT` sums at once. Weights in [`super::layout::to_columns`] order.
 /// `SPARSE` first collects the non-zero chunks (the transformer's output is
-/// mostly zeros), so only their columns are read. Where the ISA gains by it
+/// mostly zeros), so only their columns are read, and broadcasts each from
+/// the list's copy of its bytes. Where the ISA gains by it
 /// ([`Dot::PAIRS`]) and `paired` allows it for the kernel's pairs of chunks,
 /// chunks go two at a time through [`Dot::dot4_pair`].
 ///
@@ -40,7 +39,8 @@ pub unsafe fn affine_columns<
 /// forms do, with [`super::nonzero_chunks`]); `None` searches the input as
 /// [`affine_columns`] does. The list must be of this very input: the
 /// indices are in bounds by [`ChunkList`]'s construction, but a list of
-/// other bytes gives other sums.
+/// other bytes gives other sums (the sparse loops read the chunks' values
+/// from the list, not from `input`).
 ///
 /// # Safety
 /// The CPU supports `D`'s instructions.
@@ -73,57 +73,64 @@ pub unsafe fn affine_columns_listed<
             if set == 0 { D::load(biases.as_ptr().add(r * D::LANES)) } else { D::zero() }
         })
     });
-    // SAFETY (every call): `i < CHUNKS`, so `4 * i + 4 <= PADDED` and
-    // column `i` lies within the weights; the caller guarantees the
-    // instructions.
-    let column = |regs: &mut [D::S; REGS], i: usize| unsafe { column::<D, OUT, REGS>(regs, x, w, i) };
-    // SAFETY (every call): as `column`, for `i` and `j`; the two chunks'
-    // products sum within i16 when `pair` holds (below).
-    let columns = |regs: &mut [D::S; REGS], i: usize, j: usize| unsafe { column_pair::<D, OUT, REGS>(regs, x, w, i, j) };
+    // SAFETY (every call): `i < CHUNKS`, so column `i` lies within the
+    // weights; the caller guarantees the instructions.
+    let column = |regs: &mut [D::S; REGS], (i, value): (usize, u32)| unsafe { column::<D, OUT, REGS>(regs, w, i, value) };
+    // SAFETY (every call): as `column`, for both chunks; their products
+    // sum within i16 when `pair` holds (below).
+    let columns = |regs: &mut [D::S; REGS], a: (usize, u32), b: (usize, u32)| unsafe { column_pair::<D, OUT, REGS>(regs, w, a, b) };
+    // Chunk `i` of the input, with its value (dense kernels).
+    // SAFETY: the dense loops' `i < CHUNKS`, so `4 * i + 4 <= PADDED`.
+    let chunk = |i: usize| (i, unsafe { x.add(4 * i).cast::<u32>().read_unaligned() });
     let pair = D::PAIRS && if SPARSE { paired.any } else { paired.consecutive };
-    // Left uninitialised: zeroing it would cost as much as a sparse
-    // layer's whole search.
-    let mut nonzero = [const { MaybeUninit::<u16>::uninit() }; CHUNKS];
-    let list: &[u16] = match listed {
-        _ if !SPARSE => &[],
-        Some(list) => list.indices(),
+    let mut slots = ChunkSlots::<CHUNKS>::new();
+    let list = match listed {
+        _ if !SPARSE => ChunkList::from_valid(&[], &[]),
+        Some(list) => list,
         // SAFETY: the caller guarantees the instructions.
-        None => unsafe { nonzero_chunks::<D, CHUNKS>(input, &mut nonzero) }.indices(),
+        None => unsafe { nonzero_chunks::<D, CHUNKS>(input, &mut slots) },
     };
+    // The list is iterated, not indexed: indexing it costs a bounds check
+    // per chunk (callgrind: +326 instructions per 17.1 big-net forward
+    // pass). Four entries at a time: their indices read with one load
+    // ([`split_quad`]), their values from the list (consecutive, so the
+    // broadcasts need not wait for the indices).
+    let (quads, rest) = list.indices().as_chunks::<4>();
+    let (value_quads, rest_values) = list.values().as_chunks::<4>();
+    let entries = quads.iter().zip(value_quads).map(|(quad, values)| {
+        let [i, j, k, l] = split_quad(quad);
+        [(i, values[0]), (j, values[1]), (k, values[2]), (l, values[3])]
+    });
+    let rest = rest.iter().zip(rest_values).map(|(&i, &value)| (i as usize, value));
     let regs = if D::SETS == 1 {
         let [mut regs, ..] = sets;
-        // The list is iterated, not indexed: indexing it costs a bounds
-        // check per chunk (callgrind: +326 instructions per 17.1 big-net
-        // forward pass). Four entries at a time ([`split_quad`]).
-        let (quads, rest) = list.as_chunks::<4>();
         if SPARSE && pair {
-            for quad in quads {
-                let [i, j, k, l] = split_quad(quad);
-                columns(&mut regs, i, j);
-                columns(&mut regs, k, l);
+            for [a, b, c, d] in entries {
+                columns(&mut regs, a, b);
+                columns(&mut regs, c, d);
             }
-            let mut two = rest.chunks_exact(2);
-            for ij in &mut two {
-                columns(&mut regs, ij[0] as usize, ij[1] as usize);
-            }
-            for &i in two.remainder() {
-                column(&mut regs, i as usize);
-            }
-        } else if SPARSE {
-            for quad in quads {
-                for i in split_quad(quad) {
-                    column(&mut regs, i);
+            let mut rest = rest;
+            while let Some(a) = rest.next() {
+                match rest.next() {
+                    Some(b) => columns(&mut regs, a, b),
+                    None => column(&mut regs, a),
                 }
             }
-            for &i in rest {
-                column(&mut regs, i as usize);
+        } else if SPARSE {
+            for quad in entries {
+                for entry in quad {
+                    column(&mut regs, entry);
+                }
+            }
+            for entry in rest {
+                column(&mut regs, entry);
             }
         } else if pair {
             for k in 0..core::hint::black_box(CHUNKS / 2) {
-                columns(&mut regs, 2 * k, 2 * k + 1);
+                columns(&mut regs, chunk(2 * k), chunk(2 * k + 1));
             }
             if CHUNKS % 2 == 1 {
-                column(&mut regs, CHUNKS - 1);
+                column(&mut regs, chunk(CHUNKS - 1));
             }
         } else {
             // The trip count is hidden so that the loop stays a loop:
@@ -132,7 +139,7 @@ pub unsafe fn affine_columns_listed<
             // registers' worth), where Stockfish's loop reads each weight
             // once as a memory operand. (AVX2, small net: eval -5 %.)
             for i in 0..core::hint::black_box(CHUNKS) {
-                column(&mut regs, i);
+                column(&mut regs, chunk(i));
             }
         }
         regs
@@ -148,21 +155,19 @@ pub unsafe fn affine_columns_listed<
             n
         };
         if SPARSE {
-            // The list iterated four entries at a time ([`split_quad`]),
-            // not indexed: indexing it cost a bounds check per chunk
-            // (three compares and branches per four chunks in Stockfish
-            // 19's first layer). Entry `e` goes to set `e % n`.
-            let (quads, rest) = list.as_chunks::<4>();
-            for quad in quads {
-                for (e, i) in split_quad(quad).into_iter().enumerate() {
-                    column(&mut sets[e % n], i);
+            // Entry `e` of a quad goes to set `e % n`.
+            for quad in entries {
+                for (e, entry) in quad.into_iter().enumerate() {
+                    column(&mut sets[e % n], entry);
                 }
             }
             // Entry by entry with constant positions, so that the sets
-            // stay registers (a loop over `rest` put them on the stack).
+            // stay registers (a loop over the rest put them on the stack:
+            // forward 1.09).
+            let mut rest = rest;
             for e in 0..3 {
-                if let Some(&i) = rest.get(e) {
-                    column(&mut sets[e % n], i as usize);
+                if let Some(entry) = rest.next() {
+                    column(&mut sets[e % n], entry);
                 }
             }
         } else {
@@ -171,11 +176,11 @@ pub unsafe fn affine_columns_listed<
             // weights stay memory operands of the loop.
             for j in (0..core::hint::black_box(full / n)).map(|k| n * k) {
                 for (s, set) in sets[..n].iter_mut().enumerate() {
-                    column(set, j + s);
+                    column(set, chunk(j + s));
                 }
             }
             for (set, j) in sets.iter_mut().zip(full..CHUNKS) {
-                column(set, j);
+                column(set, chunk(j));
             }
         }
         let [first, rest @ ..] = sets;
@@ -201,37 +206,41 @@ fn split_quad(quad: &[u16; 4]) -> [usize; 4] {
     [bits as u16 as usize, (bits >> 16) as u16 as usize, (bits >> 32) as u16 as usize, (bits >> 48) as usize]
 }
 
-/// Adds the products of input chunk `i` (four bytes at `x + 4i`) with
-/// weight column `i` to the `REGS` output registers. A function marked
-/// `inline(always)` rather than a closure: inlined by the first inlining
-/// pass, its intrinsics are then inlined with the rest of a forward pass
-/// into the `#[target_feature]` function it runs in (a closure was left
-/// out of line there, its intrinsics calls).
+/// Adds the products of input chunk `i`, whose four bytes are `value`,
+/// with weight column `i` to the `REGS` output registers. A function
+/// marked `inline(always)` rather than a closure: inlined by the first
+/// inlining pass, its intrinsics are then inlined with the rest of a
+/// forward pass into the `#[target_feature]` function it runs in (a
+/// closure was left out of line there, its intrinsics calls).
 ///
 /// # Safety
-/// `x` is readable for `4i + 4` bytes and `w` for `(i + 1) * OUT * 4`; the
-/// CPU supports `D`'s instructions.
+/// `w` is readable for `(i + 1) * OUT * 4` bytes; the CPU supports `D`'s
+/// instructions.
 #[inline(always)]
-unsafe fn column<D: Dot, const OUT: usize, const REGS: usize>(regs: &mut [D::S; REGS], x: *const u8, w: *const i8, i: usize) {
+unsafe fn column<D: Dot, const OUT: usize, const REGS: usize>(regs: &mut [D::S; REGS], w: *const i8, i: usize, value: u32) {
     // SAFETY: the caller guarantees the reads and the instructions.
     unsafe {
-        let chunk = x.add(4 * i).cast::<u32>().read_unaligned();
         for (r, reg) in regs.iter_mut().enumerate() {
-            *reg = D::dot4(*reg, chunk, w.add((i * OUT + r * D::LANES) * 4));
+            *reg = D::dot4(*reg, value, w.add((i * OUT + r * D::LANES) * 4));
         }
     }
 }
 
-/// [`column`] of chunks `i` and `j` at once, through [`Dot::dot4_pair`].
+/// [`column`] of chunks `a` and `b` (index, value) at once, through
+/// [`Dot::dot4_pair`].
 ///
 /// # Safety
-/// As [`column`] for `i` and for `j`; and where [`Dot::PAIRS`] holds, the
+/// As [`column`] for both chunks; and where [`Dot::PAIRS`] holds, the
 /// products of each output lane of the two chunks sum within i16.
 #[inline(always)]
-unsafe fn column_pair<D: Dot, const OUT: usize, const REGS: usize>(regs: &mut [D::S; REGS], x: *const u8, w: *const i8, i: usize, j: usize) {
+unsafe fn column_pair<D: Dot, const OUT: usize, const REGS: usize>(
+    regs: &mut [D::S; REGS],
+    w: *const i8,
+    (i, a): (usize, u32),
+    (j, b): (usize, u32),
+) {
     // SAFETY: the caller guarantees the reads, the sums and the instructions.
     unsafe {
-        let (a, b) = (x.add(4 * i).cast::<u32>().read_unaligned(), x.add(4 * j).cast::<u32>().read_unaligned());
         for (r, reg) in regs.iter_mut().enumerate() {
             let offset = r * D::LANES * 4;
             *reg = D::dot4_pair(*reg, a, w.add(i * OUT * 4 + offset), b, w.add(j * OUT * 4 + offset));

@@ -2,48 +2,103 @@
 //! search over the bytes ([`nonzero_chunks`]): by the column kernel itself,
 //! or by the transformer's kernels right after they wrote their output (in
 //! the same `#[target_feature]` function), so that the layer stack's
-//! forward pass starts from the list, as Stockfish's does.
+//! forward pass starts from the list, as Stockfish's does. The list holds
+//! each chunk's four bytes beside its index: the column kernel then
+//! broadcasts them from consecutive addresses, where loading them through
+//! the index made every broadcast wait for the index's load.
 
 use core::mem::MaybeUninit;
 
 use crate::simd::{Dot, U16x8};
 
+/// Room for the list of an input of `CHUNKS` chunks: the indices and the
+/// chunks' values, written by a search ([`nonzero_chunks`],
+/// [`ChunkList::search`]). Uninitialised until then: zeroing it would
+/// cost as much as a sparse layer's whole search.
+pub struct ChunkSlots<const CHUNKS: usize> {
+    indices: [MaybeUninit<u16>; CHUNKS],
+    values: [MaybeUninit<u32>; CHUNKS],
+}
+
+impl<const CHUNKS: usize> ChunkSlots<CHUNKS> {
+    /// Uninitialised slots.
+    #[inline(always)]
+    pub const fn new() -> Self {
+        ChunkSlots { indices: [const { MaybeUninit::uninit() }; CHUNKS], values: [const { MaybeUninit::uninit() }; CHUNKS] }
+    }
+
+    /// The list of the first `count` slots.
+    ///
+    /// # Safety
+    /// Slots `0..count` of both arrays are initialised, every index below
+    /// `CHUNKS` and every value the chunk of its index.
+    #[inline(always)]
+    unsafe fn list(&self, count: usize) -> ChunkList<'_, CHUNKS> {
+        // SAFETY: the caller guarantees the first `count` entries;
+        // `MaybeUninit<T>` has the layout of `T`.
+        unsafe {
+            ChunkList {
+                indices: core::slice::from_raw_parts(self.indices.as_ptr().cast::<u16>(), count),
+                values: core::slice::from_raw_parts(self.values.as_ptr().cast::<u32>(), count),
+            }
+        }
+    }
+}
+
+impl<const CHUNKS: usize> Default for ChunkSlots<CHUNKS> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// Indices of non-zero four-byte chunks of an input of `CHUNKS` chunks,
-/// each below `CHUNKS`, ascending. Made only by the searches here, so a
+/// each below `CHUNKS`, ascending, and beside each its chunk's four bytes
+/// (read as a native-endian u32). Made only by the searches here, so a
 /// column kernel can use the indices without checking them.
 #[derive(Clone, Copy, Debug)]
-pub struct ChunkList<'a, const CHUNKS: usize>(&'a [u16]);
+pub struct ChunkList<'a, const CHUNKS: usize> {
+    indices: &'a [u16],
+    values: &'a [u32],
+}
 
 impl<'a, const CHUNKS: usize> ChunkList<'a, CHUNKS> {
     /// A list whose indices are known to be below `CHUNKS` (copied from
-    /// another `ChunkList`).
-    pub(crate) fn from_valid(indices: &'a [u16]) -> Self {
+    /// another `ChunkList`), with as many values.
+    pub(crate) fn from_valid(indices: &'a [u16], values: &'a [u32]) -> Self {
         debug_assert!(indices.iter().all(|&i| (i as usize) < CHUNKS));
-        ChunkList(indices)
+        assert_eq!(indices.len(), values.len());
+        ChunkList { indices, values }
     }
 
     /// The indices.
     #[inline(always)]
     pub fn indices(self) -> &'a [u16] {
-        self.0
+        self.indices
     }
 
-    /// The indices of the non-zero chunks of `input` (`4 * CHUNKS` bytes),
-    /// in ascending order, written to `out`. Scalar; the column kernels'
-    /// own search is [`nonzero_chunks`].
-    pub fn search(input: &[u8], out: &'a mut [MaybeUninit<u16>; CHUNKS]) -> Self {
+    /// The chunks' values, index by index.
+    #[inline(always)]
+    pub fn values(self) -> &'a [u32] {
+        self.values
+    }
+
+    /// The non-zero chunks of `input` (`4 * CHUNKS` bytes), in ascending
+    /// order, written to `out`. Scalar; the column kernels' own search is
+    /// [`nonzero_chunks`].
+    pub fn search(input: &[u8], out: &'a mut ChunkSlots<CHUNKS>) -> Self {
         const { assert!(CHUNKS <= 1 << 16) };
         assert_eq!(input.len(), 4 * CHUNKS);
         let mut count = 0;
         for (i, chunk) in input.chunks_exact(4).enumerate() {
             if chunk != [0; 4] {
-                out[count].write(i as u16);
+                out.indices[count].write(i as u16);
+                out.values[count].write(u32::from_ne_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]));
                 count += 1;
             }
         }
-        // SAFETY: entries `0..count` were written above, and
-        // `MaybeUninit<u16>` has the layout of `u16`.
-        ChunkList(unsafe { core::slice::from_raw_parts(out.as_ptr().cast::<u16>(), count) })
+        // SAFETY: entries `0..count` of both arrays were written above,
+        // each index below CHUNKS with its chunk.
+        unsafe { out.list(count) }
     }
 }
 
@@ -66,12 +121,13 @@ const BIT_POSITIONS: [[u16; 8]; 256] = {
     table
 };
 
-/// Writes the indices of the non-zero four-byte chunks of `input` to the
-/// front of `out` and returns that prefix. Where the ISA compresses
-/// ([`Dot::COMPRESS`], AVX-512), one [`Dot::nonzero_indices`] per register.
+/// Writes the non-zero four-byte chunks of `input` (indices and values) to
+/// the front of `out` and returns that list. Where the ISA compresses
+/// ([`Dot::COMPRESS`], AVX-512), one [`Dot::nonzero_entries`] per register.
 /// Otherwise branch-free per 8 chunks: the mask of a block selects a row of
-/// [`BIT_POSITIONS`], all eight entries (plus the block's first index, kept
-/// in a vector that advances by 8) are written with one store, and the
+/// [`BIT_POSITIONS`], all eight indices (plus the block's first index, kept
+/// in a vector that advances by 8) and the eight chunks at those positions
+/// ([`Dot::gather_chunks8`]) are written with one store each, and the
 /// count advances by the mask's popcount. In interleaved A/B runs of `nnue
 /// bench` on an AVX-512 VNNI Zen 5, the compress took the forward pass to
 /// 0.95 of the table's time on Stockfish 19's net, 0.92 on 18's and 0.88 on
@@ -82,22 +138,21 @@ const BIT_POSITIONS: [[u16; 8]; 256] = {
 #[inline(always)]
 pub unsafe fn nonzero_chunks<'a, D: Dot, const CHUNKS: usize>(
     input: &[u8],
-    out: &'a mut [MaybeUninit<u16>; CHUNKS],
+    out: &'a mut ChunkSlots<CHUNKS>,
 ) -> ChunkList<'a, CHUNKS> {
     const { assert!(CHUNKS <= 1 << 16) };
     assert_eq!(input.len(), 4 * CHUNKS);
     let mut count = 0;
+    let (indices, values) = (out.indices.as_mut_ptr().cast::<u16>(), out.values.as_mut_ptr().cast::<u32>());
     if D::COMPRESS && CHUNKS.is_multiple_of(D::LANES) {
-        let dst = out.as_mut_ptr().cast::<u16>();
         for first in (0..CHUNKS).step_by(D::LANES) {
             // SAFETY: `first + LANES <= CHUNKS`, so `4 * LANES` bytes are
             // readable there and the indices fit u16 (CHUNKS <= 2^16,
             // asserted above); `count <= first`, so the `LANES` entries
             // written end at or before `CHUNKS`.
-            count += unsafe { D::nonzero_indices(input.as_ptr().add(4 * first), first as u16, dst.add(count)) };
+            count += unsafe { D::nonzero_entries(input.as_ptr().add(4 * first), first as u16, indices.add(count), values.add(count)) };
         }
     } else if CHUNKS.is_multiple_of(D::LANES) && D::LANES % 8 == 0 {
-        let dst = out.as_mut_ptr().cast::<u16>();
         // The first chunk index of the current block, in every lane.
         let (mut base, eight) = (U16x8::splat(0), U16x8::splat(8));
         // Four registers of chunks per step where they divide the input
@@ -113,14 +168,20 @@ pub unsafe fn nonzero_chunks<'a, D: Dot, const CHUNKS: usize>(
                 // so 4 * LANES bytes are readable there.
                 *mask = unsafe { D::nonzero_mask(input.as_ptr().add(4 * (step + u * D::LANES))) };
             }
-            for mask in &masks[..unroll] {
+            for (u, mask) in masks[..unroll].iter().enumerate() {
                 for half in 0..D::LANES / 8 {
                     let byte = ((mask >> (8 * half)) & 0xFF) as usize;
-                    let indices = base.wrapping_add(U16x8::load(&BIT_POSITIONS[byte]));
+                    let positions = &BIT_POSITIONS[byte];
+                    let block = step + u * D::LANES + 8 * half;
                     // SAFETY: `count` is at most the number of chunks before
-                    // this 8-chunk group (`base`), so the eight entries end
-                    // at or before `base + 8 <= CHUNKS`.
-                    unsafe { indices.store(dst.add(count)) };
+                    // this 8-chunk block (`base`, `block`), so the eight
+                    // entries end at or before `block + 8 <= CHUNKS`; the
+                    // block's 32 bytes are readable and the positions are
+                    // below 8.
+                    unsafe {
+                        base.wrapping_add(U16x8::load(positions)).store(indices.add(count));
+                        D::gather_chunks8(input.as_ptr().add(4 * block), positions, values.add(count));
+                    }
                     count += byte.count_ones() as usize;
                     base = base.wrapping_add(eight);
                 }
@@ -129,21 +190,22 @@ pub unsafe fn nonzero_chunks<'a, D: Dot, const CHUNKS: usize>(
     } else {
         return ChunkList::search(input, out);
     }
-    // SAFETY: entries `0..count` were written above (each block writes the
-    // eight entries from the count it starts at), and `MaybeUninit<u16>` has
-    // the layout of `u16`.
-    ChunkList(unsafe { core::slice::from_raw_parts(out.as_ptr().cast::<u16>(), count) })
+    // SAFETY: entries `0..count` of both arrays were written above (each
+    // block writes its entries from the count it starts at), the indices
+    // those of non-zero chunks and the values their chunks.
+    unsafe { out.list(count) }
 }
 
 #[cfg(test)]
 mod tests {
-    /// `Dot::nonzero_indices` of every x86 dot-product type this CPU runs,
+    /// `Dot::nonzero_entries` of every x86 dot-product type this CPU runs,
     /// the default (from `nonzero_mask`) and AVX-512's compress, lists
-    /// exactly the non-zero chunks in order, from any first index, on
-    /// random masks (chunks zero or with a single non-zero byte).
+    /// exactly the non-zero chunks in order, from any first index, with
+    /// their values, on random masks (chunks zero or with a single
+    /// non-zero byte).
     #[cfg(target_arch = "x86_64")]
     #[test]
-    fn nonzero_indices_equal_scalar() {
+    fn nonzero_entries_equal_scalar() {
         fn check<D: crate::simd::Dot>(rng: &mut crate::Rng) {
             let mut input = vec![0u8; 4 * D::LANES];
             for chunk in input.chunks_exact_mut(4) {
@@ -154,13 +216,16 @@ mod tests {
                 }
             }
             let first = rng.range(0, 1000) as u16;
-            let expected: Vec<u16> =
-                (0..D::LANES).filter(|&l| input[4 * l..4 * l + 4] != [0; 4]).map(|l| first + l as u16).collect();
-            let mut out = vec![u16::MAX; D::LANES];
-            // SAFETY: `input` holds 4 * LANES bytes and `out` LANES entries;
-            // the caller checked the CPU.
-            let count = unsafe { D::nonzero_indices(input.as_ptr(), first, out.as_mut_ptr()) };
+            let nonzero: Vec<usize> = (0..D::LANES).filter(|&l| input[4 * l..4 * l + 4] != [0; 4]).collect();
+            let expected: Vec<u16> = nonzero.iter().map(|&l| first + l as u16).collect();
+            let values: Vec<u32> =
+                nonzero.iter().map(|&l| u32::from_ne_bytes(input[4 * l..4 * l + 4].try_into().unwrap())).collect();
+            let (mut out, mut out_values) = (vec![u16::MAX; D::LANES], vec![u32::MAX; D::LANES]);
+            // SAFETY: `input` holds 4 * LANES bytes and `out` and
+            // `out_values` LANES entries; the caller checked the CPU.
+            let count = unsafe { D::nonzero_entries(input.as_ptr(), first, out.as_mut_ptr(), out_values.as_mut_ptr()) };
             assert_eq!(out[..count], expected[..], "{input:?}, first {first}");
+            assert_eq!(out_values[..count], values[..], "{input:?}");
         }
         let mut rng = crate::Rng::new(0x0002_B11D_1CE5);
         for _ in 0..2000 {
@@ -180,19 +245,23 @@ mod tests {
 
     /// The search of every dot-product type this CPU runs (the compress,
     /// the table and the scalar fallback) lists exactly the non-zero chunks,
-    /// ascending, as [`ChunkList::search`] does, on inputs of every density.
+    /// ascending, with their values, as [`ChunkList::search`] does, on
+    /// inputs of every density.
     #[test]
     fn searches_equal_scalar() {
-        use super::{nonzero_chunks, ChunkList};
-        use core::mem::MaybeUninit;
+        use super::{nonzero_chunks, ChunkList, ChunkSlots};
         const CHUNKS: usize = 256;
         fn check<D: crate::simd::Dot>(input: &[u8; 4 * CHUNKS]) {
-            let (mut a, mut b) = ([MaybeUninit::uninit(); CHUNKS], [MaybeUninit::uninit(); CHUNKS]);
+            let (mut a, mut b) = (ChunkSlots::new(), ChunkSlots::new());
             // SAFETY: the caller checked the CPU.
-            let listed = unsafe { nonzero_chunks::<D, CHUNKS>(input, &mut a) }.indices();
-            let expected = ChunkList::<CHUNKS>::search(input, &mut b).indices();
-            assert!(expected.is_sorted());
-            assert_eq!(listed, expected);
+            let listed = unsafe { nonzero_chunks::<D, CHUNKS>(input, &mut a) };
+            let expected = ChunkList::<CHUNKS>::search(input, &mut b);
+            assert!(expected.indices().is_sorted());
+            assert_eq!(listed.indices(), expected.indices());
+            assert_eq!(listed.values(), expected.values());
+            for (&i, &v) in expected.indices().iter().zip(expected.values()) {
+                assert_eq!(v.to_ne_bytes(), input[4 * i as usize..4 * i as usize + 4]);
+            }
         }
         let mut rng = crate::Rng::new(0x005E_A2C4);
         for case in 0..300 {
@@ -202,6 +271,7 @@ mod tests {
             for chunk in input.chunks_exact_mut(4) {
                 if rng.range(0, 9) < density {
                     chunk[rng.range(0, 3) as usize] = rng.range(1, 127) as u8;
+                    chunk[rng.range(0, 3) as usize] = rng.range(0, 127) as u8;
                 }
             }
             #[cfg(target_arch = "x86_64")]
@@ -219,9 +289,12 @@ mod tests {
             }
             #[cfg(target_arch = "aarch64")]
             {
-                use crate::simd::aarch64::{Neon, NeonDot};
+                use crate::simd::aarch64::{Neon, NeonDot, NeonDotprod, NeonDotprodDot};
                 if Neon::new().is_some() {
                     check::<NeonDot>(&input);
+                }
+                if NeonDotprod::new().is_some() {
+                    check::<NeonDotprodDot>(&input);
                 }
             }
         }

@@ -260,33 +260,51 @@ pub unsafe trait Dot: Copy {
     /// # Safety
     /// `p` is valid for `4 * LANES` reads; the CPU supports the ISA.
     unsafe fn nonzero_mask(p: *const u8) -> u32;
-    /// Whether [`Self::nonzero_indices`] compresses the indices in a
+    /// Whether [`Self::nonzero_entries`] compresses the indices in a
     /// register (AVX-512's `vpcompressd`): a sparse layer's search then
     /// calls it once per register; otherwise the search looks
     /// [`Self::nonzero_mask`] up in a table of bit positions, eight chunks
     /// at a time.
     const COMPRESS: bool = false;
     /// Writes to `out`, in order, the indices `first + l` of the lanes `l`
-    /// whose four bytes at `p + 4l` are not all zero, and returns how many
-    /// there are. May write all `LANES` entries (those past the count hold
+    /// whose four bytes at `p + 4l` are not all zero, and to `values` those
+    /// four bytes (a native-endian u32), and returns how many there are.
+    /// May write all `LANES` entries of each (those past the count hold
     /// anything).
     /// # Safety
-    /// `p` is valid for `4 * LANES` reads and `out` for `LANES` writes;
-    /// `first + LANES` fits u16; the CPU supports the ISA.
+    /// `p` is valid for `4 * LANES` reads, `out` and `values` for `LANES`
+    /// writes; `first + LANES` fits u16; the CPU supports the ISA.
     #[inline(always)]
-    unsafe fn nonzero_indices(p: *const u8, first: u16, out: *mut u16) -> usize {
-        // SAFETY: the caller's guarantees cover `nonzero_mask`'s reads, and
-        // at most `LANES` entries are written.
+    unsafe fn nonzero_entries(p: *const u8, first: u16, out: *mut u16, values: *mut u32) -> usize {
+        // SAFETY: the caller's guarantees cover `nonzero_mask`'s reads, the
+        // reads of the lanes' chunks, and at most `LANES` entries written.
         unsafe {
             let mask = Self::nonzero_mask(p);
             let mut count = 0;
             for l in 0..Self::LANES {
                 if mask >> l & 1 != 0 {
                     out.add(count).write(first + l as u16);
+                    values.add(count).write(p.add(4 * l).cast::<u32>().read_unaligned());
                     count += 1;
                 }
             }
             count
+        }
+    }
+    /// `out[k]` = the four bytes at `p + 4 * positions[k]` (a native-endian
+    /// u32), for all eight `k`: the values of a block of eight chunks in
+    /// the order a row of the search's table of bit positions lists them.
+    /// # Safety
+    /// `p` is valid for 32 reads and `out` for 8 writes; every position is
+    /// below 8; the CPU supports the ISA.
+    #[inline(always)]
+    unsafe fn gather_chunks8(p: *const u8, positions: &[u16; 8], out: *mut u32) {
+        // SAFETY: the caller guarantees the reads (positions below 8) and
+        // the writes.
+        unsafe {
+            for (k, &position) in positions.iter().enumerate() {
+                out.add(k).write(p.add(4 * position as usize).cast::<u32>().read_unaligned());
+            }
         }
     }
 }

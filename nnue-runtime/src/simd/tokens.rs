@@ -195,7 +195,7 @@ macro_rules! backend_token {
             acc: &[[i16; L1]; 2],
             order: [usize; 2],
             out: &'o mut [::core::mem::MaybeUninit<u8>],
-            list: &'l mut [::core::mem::MaybeUninit<u16>; CHUNKS],
+            list: &'l mut $crate::kernels::ChunkSlots<CHUNKS>,
         ) -> (&'o mut [u8], $crate::kernels::ChunkList<'l, CHUNKS>) {
             /// [`Inside`](crate::simd::Inside)'s form of this method,
             /// compiled for the instruction set.
@@ -205,7 +205,7 @@ macro_rules! backend_token {
                 acc: &[[i16; L1]; 2],
                 order: [usize; 2],
                 out: &'o mut [::core::mem::MaybeUninit<u8>],
-                list: &'l mut [::core::mem::MaybeUninit<u16>; CHUNKS],
+                list: &'l mut $crate::kernels::ChunkSlots<CHUNKS>,
             ) -> (&'o mut [u8], $crate::kernels::ChunkList<'l, CHUNKS>) {
                 cpu.$listed::<L1, $($param,)* CHUNKS>(acc, order, out, list)
             }
@@ -223,7 +223,7 @@ macro_rules! backend_token {
             acc: &[[i16; L1]; 2],
             order: [usize; 2],
             out: &'o mut [::core::mem::MaybeUninit<u8>],
-            list: &'l mut [::core::mem::MaybeUninit<u16>; CHUNKS],
+            list: &'l mut $crate::kernels::ChunkSlots<CHUNKS>,
         ) -> (&'o mut [u8], $crate::kernels::ChunkList<'l, CHUNKS>) {
             // SAFETY: an `Inside` exists only if the CPU supports the ISA;
             // the search checks that `CHUNKS` is the output's length over 4.

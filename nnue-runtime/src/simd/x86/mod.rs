@@ -87,6 +87,16 @@ macro_rules! dot_registers {
             // SAFETY: the caller guarantees 32 readable bytes and AVX2.
             unsafe { $crate::simd::x86::avx2::nonzero_mask256(p) }
         }
+        #[inline(always)]
+        unsafe fn gather_chunks8(p: *const u8, positions: &[u16; 8], out: *mut u32) {
+            // SAFETY: the caller guarantees 32 readable bytes at `p`, 8
+            // writable entries at `out` and AVX2; `positions` is 16
+            // readable bytes.
+            unsafe {
+                let lanes = _mm256_cvtepu16_epi32(_mm_loadu_si128(positions.as_ptr().cast()));
+                _mm256_storeu_si256(out.cast(), _mm256_permutevar8x32_epi32(_mm256_loadu_si256(p.cast()), lanes));
+            }
+        }
     };
     (512) => {
         type S = __m512i;
@@ -147,9 +157,9 @@ macro_rules! dot_registers {
         }
         const COMPRESS: bool = true;
         #[inline(always)]
-        unsafe fn nonzero_indices(p: *const u8, first: u16, out: *mut u16) -> usize {
+        unsafe fn nonzero_entries(p: *const u8, first: u16, out: *mut u16, values: *mut u32) -> usize {
             // SAFETY: the caller guarantees 64 readable bytes at `p`, 16
-            // writable entries at `out` and AVX-512F.
+            // writable entries at `out` and at `values`, and AVX-512F.
             unsafe {
                 let v = _mm512_loadu_si512(p.cast());
                 let mask = _mm512_test_epi32_mask(v, v);
@@ -159,6 +169,7 @@ macro_rules! dot_registers {
                 // microcoded on Zen 4), then one store of all 16 entries.
                 let packed = _mm512_maskz_compress_epi32(mask, indices);
                 _mm256_storeu_si256(out.cast(), _mm512_cvtepi32_epi16(packed));
+                _mm512_storeu_si512(values.cast(), _mm512_maskz_compress_epi32(mask, v));
                 mask.count_ones() as usize
             }
         }
