@@ -53,11 +53,23 @@ pub unsafe fn accumulate<L: Lanes, const L1: usize, const TILE: usize, const B: 
                 unsafe { stream_rows::<L, L1, 8>(w, from, eight, subtract, o) };
                 from = o;
             }
-            for &f in eights.remainder() {
-                // SAFETY: as above.
-                unsafe { stream_rows::<L, L1, 1>(w, from, &[f], subtract, o) };
-                from = o;
+            // The last 1 to 7 rows in one more pass, not one pass each:
+            // a row streamed alone waits on memory with nothing beside it.
+            let rest = eights.remainder();
+            // SAFETY: as above.
+            unsafe {
+                match rest.len() {
+                    0 => continue,
+                    1 => stream_rows::<L, L1, 1>(w, from, rest, subtract, o),
+                    2 => stream_rows::<L, L1, 2>(w, from, rest, subtract, o),
+                    3 => stream_rows::<L, L1, 3>(w, from, rest, subtract, o),
+                    4 => stream_rows::<L, L1, 4>(w, from, rest, subtract, o),
+                    5 => stream_rows::<L, L1, 5>(w, from, rest, subtract, o),
+                    6 => stream_rows::<L, L1, 6>(w, from, rest, subtract, o),
+                    _ => stream_rows::<L, L1, 7>(w, from, rest, subtract, o),
+                }
             }
+            from = o;
         }
         accumulate_psqt::<L, B>(psqt_weights, psqt_base, removed, added, psqt_out);
         return;
@@ -223,8 +235,9 @@ pub(super) fn accumulate_psqt<L: Lanes, const B: usize>(
 #[cfg(test)]
 mod tests {
     /// Every backend this CPU has equals plain wrapping sums, for lists of
-    /// removed and added rows on both sides of [`super::STREAMED_ROWS`], on
-    /// rows streamed ([`super::STREAMED_LANES`]) and tiled, in one tile and
+    /// removed and added rows on both sides of [`super::STREAMED_ROWS`] (and
+    /// streamed passes of 1 to 8 rows), on rows streamed
+    /// ([`super::STREAMED_LANES`]) and tiled, in one tile and
     /// several, with 8 PSQT buckets (fused into the first tile) and 3
     /// (apart).
     #[test]
@@ -235,7 +248,7 @@ mod tests {
             let psqt_weights: Vec<i32> = (0..ROWS * B).map(|_| rng.next_u64() as i32).collect();
             let base: [i16; L1] = core::array::from_fn(|_| rng.next_u64() as i16);
             let psqt_base: [i32; B] = core::array::from_fn(|_| rng.next_u64() as i32);
-            for (removed, added) in [(0, 0), (0, 1), (1, 1), (2, 1), (0, 7), (0, 8), (0, 30), (3, 5), (9, 17), (8, 0), (1, 31)] {
+            for (removed, added) in [(0, 0), (0, 1), (1, 1), (2, 1), (0, 7), (0, 8), (0, 11), (2, 12), (5, 13), (0, 30), (3, 5), (9, 17), (8, 0), (1, 31)] {
                 let removed: Vec<u32> = (0..removed).map(|_| rng.range(0, ROWS as i64 - 1) as u32).collect();
                 let added: Vec<u32> = (0..added).map(|_| rng.range(0, ROWS as i64 - 1) as u32).collect();
                 let (mut expected, mut expected_psqt) = (base, psqt_base);
