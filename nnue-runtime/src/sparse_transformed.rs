@@ -8,21 +8,23 @@ use crate::kernels::ChunkList;
 use crate::Aligned;
 
 /// `BYTES` output bytes and the list of their non-zero chunks of four
-/// (`CHUNKS = BYTES / 4`): indices and values. Filled only through
-/// [`Self::set`] from a transformer kernel's output and list.
+/// (`CHUNKS = BYTES / 4`): indices, and values where the search listed
+/// them. Filled only through [`Self::set`] from a transformer kernel's
+/// output and list.
 #[derive(Clone)]
 pub struct SparseTransformed<const BYTES: usize, const CHUNKS: usize> {
     bytes: Aligned<[u8; BYTES]>,
     nonzero: [u16; CHUNKS],
     values: [u32; CHUNKS],
     count: usize,
+    has_values: bool,
 }
 
 impl<const BYTES: usize, const CHUNKS: usize> SparseTransformed<BYTES, CHUNKS> {
     /// All zeros: no chunk listed.
     pub fn new() -> Self {
         const { assert!(BYTES == 4 * CHUNKS) };
-        SparseTransformed { bytes: Aligned([0; BYTES]), nonzero: [0; CHUNKS], values: [0; CHUNKS], count: 0 }
+        SparseTransformed { bytes: Aligned([0; BYTES]), nonzero: [0; CHUNKS], values: [0; CHUNKS], count: 0, has_values: false }
     }
 
     /// Holds `bytes` and `nonzero`, the list of their non-zero chunks (as
@@ -30,11 +32,14 @@ impl<const BYTES: usize, const CHUNKS: usize> SparseTransformed<BYTES, CHUNKS> {
     /// gives other layer outputs, never a read out of bounds: its indices
     /// are below `CHUNKS` by construction.
     pub fn set(&mut self, bytes: &[u8; BYTES], nonzero: ChunkList<'_, CHUNKS>) {
-        let (indices, values) = (nonzero.indices(), nonzero.values());
+        let indices = nonzero.indices();
         self.bytes.0 = *bytes;
         self.nonzero[..indices.len()].copy_from_slice(indices);
-        self.values[..values.len()].copy_from_slice(values);
         self.count = indices.len();
+        self.has_values = nonzero.values().is_some();
+        if let Some(values) = nonzero.values() {
+            self.values[..values.len()].copy_from_slice(values);
+        }
     }
 
     /// The output bytes.
@@ -45,8 +50,8 @@ impl<const BYTES: usize, const CHUNKS: usize> SparseTransformed<BYTES, CHUNKS> {
     /// The list of their non-zero chunks.
     pub fn nonzero(&self) -> ChunkList<'_, CHUNKS> {
         // Copied from a `ChunkList` (or empty): every index below CHUNKS,
-        // as many values.
-        ChunkList::from_valid(&self.nonzero[..self.count], &self.values[..self.count])
+        // as many values if it had them.
+        ChunkList::from_valid(&self.nonzero[..self.count], self.has_values.then(|| &self.values[..self.count]))
     }
 }
 

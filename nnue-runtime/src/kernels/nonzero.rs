@@ -2,17 +2,18 @@
 //! search over the bytes ([`nonzero_chunks`]): by the column kernel itself,
 //! or by the transformer's kernels right after they wrote their output (in
 //! the same `#[target_feature]` function), so that the layer stack's
-//! forward pass starts from the list, as Stockfish's does. The list holds
-//! each chunk's four bytes beside its index: the column kernel then
-//! broadcasts them from consecutive addresses, where loading them through
-//! the index made every broadcast wait for the index's load.
+//! forward pass starts from the list, as Stockfish's does. Where the
+//! search compresses registers (AVX-512) and the scalar search, the list
+//! also holds each chunk's four bytes beside its index: the column kernel
+//! then broadcasts them from consecutive addresses instead of from the
+//! input through each index.
 
 use core::mem::MaybeUninit;
 
 use crate::simd::{Dot, U16x8};
 
-/// Room for the list of an input of `CHUNKS` chunks: the indices and the
-/// chunks' values, written by a search ([`nonzero_chunks`],
+/// Room for the list of an input of `CHUNKS` chunks: the indices and,
+/// where the search lists them, the chunks' values, written by a search ([`nonzero_chunks`],
 /// [`ChunkList::search`]). Uninitialised until then: zeroing it would
 /// cost as much as a sparse layer's whole search.
 pub struct ChunkSlots<const CHUNKS: usize> {
@@ -27,19 +28,21 @@ impl<const CHUNKS: usize> ChunkSlots<CHUNKS> {
         ChunkSlots { indices: [const { MaybeUninit::uninit() }; CHUNKS], values: [const { MaybeUninit::uninit() }; CHUNKS] }
     }
 
-    /// The list of the first `count` slots.
+    /// The list of the first `count` slots, with their values if
+    /// `with_values`.
     ///
     /// # Safety
-    /// Slots `0..count` of both arrays are initialised, every index below
-    /// `CHUNKS` and every value the chunk of its index.
+    /// Slots `0..count` of the indices, and of the values if
+    /// `with_values`, are initialised, every index below `CHUNKS` and every
+    /// value the chunk of its index.
     #[inline(always)]
-    unsafe fn list(&self, count: usize) -> ChunkList<'_, CHUNKS> {
+    unsafe fn list(&self, count: usize, with_values: bool) -> ChunkList<'_, CHUNKS> {
         // SAFETY: the caller guarantees the first `count` entries;
         // `MaybeUninit<T>` has the layout of `T`.
         unsafe {
             ChunkList {
                 indices: core::slice::from_raw_parts(self.indices.as_ptr().cast::<u16>(), count),
-                values: core::slice::from_raw_parts(self.values.as_ptr().cast::<u32>(), count),
+                values: with_values.then(|| core::slice::from_raw_parts(self.values.as_ptr().cast::<u32>(), count)),
             }
         }
     }
@@ -52,21 +55,22 @@ impl<const CHUNKS: usize> Default for ChunkSlots<CHUNKS> {
 }
 
 /// Indices of non-zero four-byte chunks of an input of `CHUNKS` chunks,
-/// each below `CHUNKS`, ascending, and beside each its chunk's four bytes
-/// (read as a native-endian u32). Made only by the searches here, so a
-/// column kernel can use the indices without checking them.
+/// each below `CHUNKS`, ascending, and, where the search lists them,
+/// beside each its chunk's four bytes (read as a native-endian u32). Made
+/// only by the searches here, so a column kernel can use the indices
+/// without checking them.
 #[derive(Clone, Copy, Debug)]
 pub struct ChunkList<'a, const CHUNKS: usize> {
     indices: &'a [u16],
-    values: &'a [u32],
+    values: Option<&'a [u32]>,
 }
 
 impl<'a, const CHUNKS: usize> ChunkList<'a, CHUNKS> {
     /// A list whose indices are known to be below `CHUNKS` (copied from
-    /// another `ChunkList`), with as many values.
-    pub(crate) fn from_valid(indices: &'a [u16], values: &'a [u32]) -> Self {
+    /// another `ChunkList`), with as many values if any.
+    pub(crate) fn from_valid(indices: &'a [u16], values: Option<&'a [u32]>) -> Self {
         debug_assert!(indices.iter().all(|&i| (i as usize) < CHUNKS));
-        assert_eq!(indices.len(), values.len());
+        assert!(values.is_none_or(|values| values.len() == indices.len()));
         ChunkList { indices, values }
     }
 
@@ -76,15 +80,15 @@ impl<'a, const CHUNKS: usize> ChunkList<'a, CHUNKS> {
         self.indices
     }
 
-    /// The chunks' values, index by index.
+    /// The chunks' values, index by index, where the search listed them.
     #[inline(always)]
-    pub fn values(self) -> &'a [u32] {
+    pub fn values(self) -> Option<&'a [u32]> {
         self.values
     }
 
     /// The non-zero chunks of `input` (`4 * CHUNKS` bytes), in ascending
-    /// order, written to `out`. Scalar; the column kernels' own search is
-    /// [`nonzero_chunks`].
+    /// order, with their values, written to `out`. Scalar; the column
+    /// kernels' own search is [`nonzero_chunks`].
     pub fn search(input: &[u8], out: &'a mut ChunkSlots<CHUNKS>) -> Self {
         const { assert!(CHUNKS <= 1 << 16) };
         assert_eq!(input.len(), 4 * CHUNKS);
@@ -98,7 +102,7 @@ impl<'a, const CHUNKS: usize> ChunkList<'a, CHUNKS> {
         }
         // SAFETY: entries `0..count` of both arrays were written above,
         // each index below CHUNKS with its chunk.
-        unsafe { out.list(count) }
+        unsafe { out.list(count, true) }
     }
 }
 
@@ -121,14 +125,16 @@ const BIT_POSITIONS: [[u16; 8]; 256] = {
     table
 };
 
-/// Writes the non-zero four-byte chunks of `input` (indices and values) to
-/// the front of `out` and returns that list. Where the ISA compresses
-/// ([`Dot::COMPRESS`], AVX-512), one [`Dot::nonzero_entries`] per register.
+/// Writes the indices of the non-zero four-byte chunks of `input` to the
+/// front of `out` and returns that list. Where the ISA compresses
+/// ([`Dot::COMPRESS`], AVX-512), one [`Dot::nonzero_entries`] per register,
+/// which also lists the chunks' values (a second compress, of the data).
 /// Otherwise branch-free per 8 chunks: the mask of a block selects a row of
-/// [`BIT_POSITIONS`], all eight indices (plus the block's first index, kept
-/// in a vector that advances by 8) and the eight chunks at those positions
-/// ([`Dot::gather_chunks8`]) are written with one store each, and the
-/// count advances by the mask's popcount. In interleaved A/B runs of `nnue
+/// [`BIT_POSITIONS`], all eight entries (plus the block's first index, kept
+/// in a vector that advances by 8) are written with one store, and the
+/// count advances by the mask's popcount; no values (gathering them with a
+/// permute per block cost AVX2 more than they saved the layer: eval 1.03
+/// on the 17.1 big net, 1.015 on the stand-in). In interleaved A/B runs of `nnue
 /// bench` on an AVX-512 VNNI Zen 5, the compress took the forward pass to
 /// 0.95 of the table's time on Stockfish 19's net, 0.92 on 18's and 0.88 on
 /// 17.1's big net.
@@ -144,7 +150,8 @@ pub unsafe fn nonzero_chunks<'a, D: Dot, const CHUNKS: usize>(
     assert_eq!(input.len(), 4 * CHUNKS);
     let mut count = 0;
     let (indices, values) = (out.indices.as_mut_ptr().cast::<u16>(), out.values.as_mut_ptr().cast::<u32>());
-    if D::COMPRESS && CHUNKS.is_multiple_of(D::LANES) {
+    let compress = D::COMPRESS && CHUNKS.is_multiple_of(D::LANES);
+    if compress {
         for first in (0..CHUNKS).step_by(D::LANES) {
             // SAFETY: `first + LANES <= CHUNKS`, so `4 * LANES` bytes are
             // readable there and the indices fit u16 (CHUNKS <= 2^16,
@@ -168,20 +175,13 @@ pub unsafe fn nonzero_chunks<'a, D: Dot, const CHUNKS: usize>(
                 // so 4 * LANES bytes are readable there.
                 *mask = unsafe { D::nonzero_mask(input.as_ptr().add(4 * (step + u * D::LANES))) };
             }
-            for (u, mask) in masks[..unroll].iter().enumerate() {
+            for mask in &masks[..unroll] {
                 for half in 0..D::LANES / 8 {
                     let byte = ((mask >> (8 * half)) & 0xFF) as usize;
-                    let positions = &BIT_POSITIONS[byte];
-                    let block = step + u * D::LANES + 8 * half;
                     // SAFETY: `count` is at most the number of chunks before
-                    // this 8-chunk block (`base`, `block`), so the eight
-                    // entries end at or before `block + 8 <= CHUNKS`; the
-                    // block's 32 bytes are readable and the positions are
-                    // below 8.
-                    unsafe {
-                        base.wrapping_add(U16x8::load(positions)).store(indices.add(count));
-                        D::gather_chunks8(input.as_ptr().add(4 * block), positions, values.add(count));
-                    }
+                    // this 8-chunk group (`base`), so the eight entries end
+                    // at or before `base + 8 <= CHUNKS`.
+                    unsafe { base.wrapping_add(U16x8::load(&BIT_POSITIONS[byte])).store(indices.add(count)) };
                     count += byte.count_ones() as usize;
                     base = base.wrapping_add(eight);
                 }
@@ -190,10 +190,11 @@ pub unsafe fn nonzero_chunks<'a, D: Dot, const CHUNKS: usize>(
     } else {
         return ChunkList::search(input, out);
     }
-    // SAFETY: entries `0..count` of both arrays were written above (each
-    // block writes its entries from the count it starts at), the indices
-    // those of non-zero chunks and the values their chunks.
-    unsafe { out.list(count) }
+    // SAFETY: entries `0..count` of the indices, and of the values where
+    // compressed, were written above (each block writes its entries from
+    // the count it starts at), the indices those of non-zero chunks and the
+    // values their chunks.
+    unsafe { out.list(count, compress) }
 }
 
 #[cfg(test)]
@@ -245,8 +246,9 @@ mod tests {
 
     /// The search of every dot-product type this CPU runs (the compress,
     /// the table and the scalar fallback) lists exactly the non-zero chunks,
-    /// ascending, with their values, as [`ChunkList::search`] does, on
-    /// inputs of every density.
+    /// ascending, as [`ChunkList::search`] does, with their values where
+    /// it compresses (the scalar search always), on inputs of every
+    /// density.
     #[test]
     fn searches_equal_scalar() {
         use super::{nonzero_chunks, ChunkList, ChunkSlots};
@@ -258,10 +260,15 @@ mod tests {
             let expected = ChunkList::<CHUNKS>::search(input, &mut b);
             assert!(expected.indices().is_sorted());
             assert_eq!(listed.indices(), expected.indices());
-            assert_eq!(listed.values(), expected.values());
-            for (&i, &v) in expected.indices().iter().zip(expected.values()) {
-                assert_eq!(v.to_ne_bytes(), input[4 * i as usize..4 * i as usize + 4]);
+            // The compress lists values; so does the scalar search, which
+            // backs searches of other register widths (NEON's).
+            assert!(listed.values().is_some() || !D::COMPRESS);
+            for list in [listed, expected] {
+                for (&i, &v) in list.indices().iter().zip(list.values().unwrap_or_default()) {
+                    assert_eq!(v.to_ne_bytes(), input[4 * i as usize..4 * i as usize + 4]);
+                }
             }
+            assert_eq!(expected.values().map(<[u32]>::len), Some(expected.indices().len()));
         }
         let mut rng = crate::Rng::new(0x005E_A2C4);
         for case in 0..300 {

@@ -291,22 +291,6 @@ pub unsafe trait Dot: Copy {
             count
         }
     }
-    /// `out[k]` = the four bytes at `p + 4 * positions[k]` (a native-endian
-    /// u32), for all eight `k`: the values of a block of eight chunks in
-    /// the order a row of the search's table of bit positions lists them.
-    /// # Safety
-    /// `p` is valid for 32 reads and `out` for 8 writes; every position is
-    /// below 8; the CPU supports the ISA.
-    #[inline(always)]
-    unsafe fn gather_chunks8(p: *const u8, positions: &[u16; 8], out: *mut u32) {
-        // SAFETY: the caller guarantees the reads (positions below 8) and
-        // the writes.
-        unsafe {
-            for (k, &position) in positions.iter().enumerate() {
-                out.add(k).write(p.add(4 * position as usize).cast::<u32>().read_unaligned());
-            }
-        }
-    }
 }
 
 /// An instruction set's ClippedReLU and SqrClippedReLU of a layer's i32

@@ -87,16 +87,6 @@ macro_rules! dot_registers {
             // SAFETY: the caller guarantees 32 readable bytes and AVX2.
             unsafe { $crate::simd::x86::avx2::nonzero_mask256(p) }
         }
-        #[inline(always)]
-        unsafe fn gather_chunks8(p: *const u8, positions: &[u16; 8], out: *mut u32) {
-            // SAFETY: the caller guarantees 32 readable bytes at `p`, 8
-            // writable entries at `out` and AVX2; `positions` is 16
-            // readable bytes.
-            unsafe {
-                let lanes = _mm256_cvtepu16_epi32(_mm_loadu_si128(positions.as_ptr().cast()));
-                _mm256_storeu_si256(out.cast(), _mm256_permutevar8x32_epi32(_mm256_loadu_si256(p.cast()), lanes));
-            }
-        }
     };
     (512) => {
         type S = __m512i;
