@@ -10,9 +10,9 @@ use crate::simd::Dot;
 /// `SPARSE` first collects the non-zero chunks (the transformer's output is
 /// mostly zeros), so only their columns are read; where the search lists
 /// the chunks' values ([`Dot::COMPRESS`]), each is broadcast from the list.
-/// Where the ISA gains by it
-/// ([`Dot::PAIRS`]) and `paired` allows it for the kernel's pairs of chunks,
-/// chunks go two at a time through [`Dot::dot4_pair`].
+/// Where the ISA gains by it ([`Dot::PAIRS`]) and `paired` allows it for
+/// the kernel's pairs of chunks, chunks go two at a time through
+/// [`Dot::dot4_pair`].
 ///
 /// # Safety
 /// The CPU supports `D`'s instructions.
@@ -305,10 +305,10 @@ mod tests {
 
     /// The column kernel of every backend this CPU has, dense and sparse,
     /// equals the scalar sums on random inputs (from none to nearly all of
-    /// the chunks zero) and weights: within ±64 every other case, so that two chunks'
-    /// products share an i16 lane (`4 * 127 * 64 <= 32767`) and the paired
-    /// path runs; up to ±127 otherwise, where it must not. Also given lists
-    /// made beforehand, with values and without.
+    /// the chunks zero) and weights: within ±64 every other case, so that
+    /// two chunks' products share an i16 lane (`4 * 127 * 64 <= 32767`) and
+    /// the paired path runs; up to ±127 otherwise, where it must not. Also
+    /// given lists made beforehand, with values and without.
     #[test]
     fn column_kernels_equal_scalar() {
         let mut rng = crate::Rng::new(0xC0_1A2B);

@@ -13,9 +13,9 @@ use core::mem::MaybeUninit;
 use crate::simd::{Dot, U16x8};
 
 /// Room for the list of an input of `CHUNKS` chunks: the indices and,
-/// where the search lists them, the chunks' values, written by a search ([`nonzero_chunks`],
-/// [`ChunkList::search`]). Uninitialised until then: zeroing it would
-/// cost as much as a sparse layer's whole search.
+/// where the search lists them, the chunks' values, written by a search
+/// ([`nonzero_chunks`], [`ChunkList::search`]). Uninitialised until then:
+/// zeroing it would cost as much as a sparse layer's whole search.
 pub struct ChunkSlots<const CHUNKS: usize> {
     indices: [MaybeUninit<u16>; CHUNKS],
     values: [MaybeUninit<u32>; CHUNKS],
@@ -134,10 +134,10 @@ const BIT_POSITIONS: [[u16; 8]; 256] = {
 /// in a vector that advances by 8) are written with one store, and the
 /// count advances by the mask's popcount; no values (gathering them with a
 /// permute per block cost AVX2 more than they saved the layer: eval 1.03
-/// on the 17.1 big net, 1.015 on the stand-in). In interleaved A/B runs of `nnue
-/// bench` on an AVX-512 VNNI Zen 5, the compress took the forward pass to
-/// 0.95 of the table's time on Stockfish 19's net, 0.92 on 18's and 0.88 on
-/// 17.1's big net.
+/// on the 17.1 big net, 1.015 on the stand-in). In interleaved A/B runs of
+/// `nnue bench` on an AVX-512 VNNI Zen 5, the compress took the forward
+/// pass to 0.95 of the table's time on Stockfish 19's net, 0.92 on 18's
+/// and 0.88 on 17.1's big net.
 ///
 /// # Safety
 /// The CPU supports `D`'s instructions.
