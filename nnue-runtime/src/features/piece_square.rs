@@ -117,24 +117,42 @@ impl<L: PieceSquareLayout> FeatureSet for PieceSquare<L> {
         Some(Self::bucket_base(perspective, king) + Self::plane(perspective, piece) + square.xor(orientation).index())
     }
 
-    /// As the default, with the orientation and bucket computed once.
+    /// As the default, with the orientation and bucket computed once, by
+    /// bitboard: each piece kind's squares at its plane.
     fn active_features(pos: &impl Position, perspective: Color, out: &mut FeatureList) {
         let king = pos.king_square(perspective);
         let (orientation, base) = (Self::orientation(perspective, king), Self::bucket_base(perspective, king));
-        pos.for_each_piece(|square, piece| out.push(base + Self::plane(perspective, piece) + square.xor(orientation).index()));
+        let bitboards = pos.bitboards();
+        for color in [Color::White, Color::Black] {
+            for kind in PieceKind::ALL {
+                let plane = Self::plane(perspective, Piece { color, kind });
+                out.push_squares(bitboards[color.index()][kind as usize], base + plane, orientation);
+            }
+        }
     }
 
-    /// As the default, with orientations and buckets computed once.
+    /// As [`active_features`](Self::active_features), both perspectives
+    /// from one read of the bitboards. Against a walk over the pieces with
+    /// a push per feature: the small net's refresh (Zen 5, interleaved
+    /// A/B) 0.97 with AVX2 and 0.93 with AVX-512 VNNI.
     fn active_features_both(pos: &impl Position, out: &mut [FeatureList; 2]) {
         let [white, black] = [Color::White, Color::Black].map(|p| {
             let king = pos.king_square(p);
             (Self::orientation(p, king), Self::bucket_base(p, king))
         });
+        let bitboards = pos.bitboards();
         let [white_out, black_out] = out;
-        pos.for_each_piece(|square, piece| {
-            white_out.push(white.1 + Self::plane(Color::White, piece) + square.xor(white.0).index());
-            black_out.push(black.1 + Self::plane(Color::Black, piece) + square.xor(black.0).index());
-        });
+        for color in [Color::White, Color::Black] {
+            for kind in PieceKind::ALL {
+                let (piece, bitboard) = (Piece { color, kind }, bitboards[color.index()][kind as usize]);
+                FeatureList::push_squares_pair(
+                    [&mut *white_out, &mut *black_out],
+                    bitboard,
+                    [white.1 + Self::plane(Color::White, piece), black.1 + Self::plane(Color::Black, piece)],
+                    [white.0, black.0],
+                );
+            }
+        }
     }
 }
 
