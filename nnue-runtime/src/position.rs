@@ -111,8 +111,9 @@ pub trait Position {
         n
     }
     /// The pieces as bitboards, `[color index][kind]`, bit `i` for the
-    /// square of index `i`. Boards kept as bitboards should override this;
-    /// the refresh cache compares positions with it.
+    /// square of index `i`. Boards kept as bitboards should override this:
+    /// the refresh cache compares positions with it, and the piece-square
+    /// feature sets list a refresh's features from it.
     fn bitboards(&self) -> Bitboards {
         let mut bitboards = [[0; 6]; 2];
         self.for_each_piece(|square, piece| bitboards[piece.color.index()][piece.kind as usize] |= 1 << square.index());

@@ -64,9 +64,19 @@ impl<const N: usize> FeatureBuffer<N> {
     /// one piece kind's features. The length stays in a register while the
     /// squares are written, unlike a [`push`](Self::push) per square.
     #[inline]
-    pub fn push_squares(&mut self, bitboard: u64, offset: usize, orientation: u8) {
-        let mut unused = Self::default();
-        Self::push_squares_pair([self, &mut unused], bitboard, [offset, 0], [orientation, 0]);
+    pub fn push_squares(&mut self, mut bitboard: u64, offset: usize, orientation: u8) {
+        let (offset, orientation, mut len) = (offset as u32, u32::from(orientation), self.len);
+        while bitboard != 0 {
+            let Some(item) = self.items.get_mut(len) else {
+                // Full: the squares left are counted, not stored.
+                self.dropped += bitboard.count_ones() as usize;
+                break;
+            };
+            *item = MaybeUninit::new(offset + (bitboard.trailing_zeros() ^ orientation));
+            len += 1;
+            bitboard &= bitboard - 1;
+        }
+        self.len = len;
     }
 
     /// [`push_squares`](Self::push_squares) into two lists at once, each
@@ -178,5 +188,14 @@ mod tests {
         assert_eq!((b.as_slice(), b.dropped()), (&[100 + (3 ^ 56), 100 + (60 ^ 56)][..], 0));
         b.push_squares(0b1111, 0, 0);
         assert_eq!((b.as_slice(), b.dropped()), (&[159, 104, 0, 1][..], 2));
+    }
+
+    #[test]
+    fn pushes_square_pairs_until_either_list_is_full() {
+        let (mut a, mut b) = (FeatureBuffer::<3>::default(), FeatureBuffer::<3>::default());
+        a.push(9);
+        FeatureBuffer::push_squares_pair([&mut a, &mut b], 0b1011, [10, 20], [0, 7]);
+        assert_eq!((a.as_slice(), a.dropped()), (&[9, 10, 11][..], 1));
+        assert_eq!((b.as_slice(), b.dropped()), (&[27, 26, 24][..], 0));
     }
 }

@@ -19,7 +19,10 @@ mod transform;
 
 pub use accumulate::accumulate;
 pub use affine::{affine_columns, affine_columns_listed, affine_rows};
-pub use nonzero::{nonzero_chunks, ChunkList, ChunkSlots};
+pub use nonzero::{nonzero_chunks, ChunkList, ChunkSlots, TableSearch};
 pub use screlu_affine::{screlu_affine, screlu_affine_accumulators};
 pub use set_updates::{split_by_set, update_sets, SetUpdate, SetUpdates, PREFETCH_LANES};
-pub use transform::{transform_clip, transform_pairwise_mulhi, transform_pairwise_mulhi_signed, transform_pairwise_mullo};
+pub use transform::{
+    transform_clip, transform_clip_listed, transform_pairwise_mulhi, transform_pairwise_mulhi_listed, transform_pairwise_mulhi_signed,
+    transform_pairwise_mulhi_signed_listed, transform_pairwise_mullo, transform_pairwise_mullo_listed,
+};

@@ -1,8 +1,9 @@
 //! The non-zero four-byte chunks of a sparse layer's input, found by a
 //! search over the bytes ([`nonzero_chunks`]): by the column kernel itself,
-//! or by the transformer's kernels right after they wrote their output (in
-//! the same `#[target_feature]` function), so that the layer stack's
-//! forward pass starts from the list, as Stockfish's does. Where the
+//! or by the transformer's kernels (in the same `#[target_feature]`
+//! function: register by register as they store it where the search uses a
+//! table, after the whole output where it compresses), so that the layer
+//! stack's forward pass starts from the list, as Stockfish's does. Where the
 //! search compresses registers (AVX-512) and the scalar search, the list
 //! also holds each chunk's four bytes beside its index: the column kernel
 //! then broadcasts them from consecutive addresses instead of from the
@@ -125,19 +126,73 @@ const BIT_POSITIONS: [[u16; 8]; 256] = {
     table
 };
 
+/// The table search over the masks of consecutive registers of chunks:
+/// for each block of eight chunks, the row of [`BIT_POSITIONS`] its mask
+/// selects is written whole (plus the block's first index, kept in a
+/// vector that advances by 8) with one store, and the count advances by the
+/// mask's popcount. Fed by [`nonzero_chunks`] from the input in memory, or
+/// by a transformer's kernel from each register of output it has just
+/// stored ([`crate::kernels::transform_pairwise_mulhi_signed_listed`]).
+pub struct TableSearch<'l, const CHUNKS: usize> {
+    slots: &'l mut ChunkSlots<CHUNKS>,
+    /// The first chunk index of the next block, in every lane.
+    base: U16x8,
+    /// Chunks searched so far.
+    searched: usize,
+    count: usize,
+}
+
+impl<'l, const CHUNKS: usize> TableSearch<'l, CHUNKS> {
+    /// A search from chunk 0, writing to `slots`.
+    #[inline(always)]
+    pub fn new(slots: &'l mut ChunkSlots<CHUNKS>) -> Self {
+        const { assert!(CHUNKS <= 1 << 16) };
+        TableSearch { slots, base: U16x8::splat(0), searched: 0, count: 0 }
+    }
+
+    /// Lists the next `chunks` chunks (a multiple of 8, at most 32) whose
+    /// bits in `mask` are set.
+    ///
+    /// # Safety
+    /// Bit `l` of `mask` is set exactly when chunk `l` of these is not
+    /// zero, and the chunks searched in all stay within `CHUNKS`.
+    #[inline(always)]
+    pub unsafe fn push(&mut self, mask: u32, chunks: usize) {
+        debug_assert!(chunks.is_multiple_of(8) && chunks <= 32 && self.searched + chunks <= CHUNKS);
+        let indices = self.slots.indices.as_mut_ptr().cast::<u16>();
+        for block in 0..chunks / 8 {
+            let byte = ((mask >> (8 * block)) & 0xFF) as usize;
+            // SAFETY: `count` is at most the number of chunks searched
+            // before this block, so the eight entries end at or before
+            // `searched + 8 <= CHUNKS` (the caller's guarantee).
+            unsafe { self.base.wrapping_add(U16x8::load(&BIT_POSITIONS[byte])).store(indices.add(self.count)) };
+            self.count += byte.count_ones() as usize;
+            self.base = self.base.wrapping_add(U16x8::splat(8));
+        }
+        self.searched += chunks;
+    }
+
+    /// The list of the chunks searched that are not zero (indices only).
+    #[inline(always)]
+    pub fn finish(self) -> ChunkList<'l, CHUNKS> {
+        let slots: &'l ChunkSlots<CHUNKS> = self.slots;
+        // SAFETY: the first `count` indices were written by `push`, each
+        // below the chunks searched (at most CHUNKS), ascending, of
+        // non-zero chunks (its caller's guarantees).
+        unsafe { slots.list(self.count, false) }
+    }
+}
+
 /// Writes the indices of the non-zero four-byte chunks of `input` to the
 /// front of `out` and returns that list. Where the ISA compresses
 /// ([`Dot::COMPRESS`], AVX-512), one [`Dot::nonzero_entries`] per register,
 /// which also lists the chunks' values (a second compress, of the data).
-/// Otherwise branch-free per 8 chunks: the mask of a block selects a row of
-/// [`BIT_POSITIONS`], all eight entries (plus the block's first index, kept
-/// in a vector that advances by 8) are written with one store, and the
-/// count advances by the mask's popcount; no values (gathering them with a
-/// permute per block cost AVX2 more than they saved the layer: eval 1.03
-/// on the 17.1 big net, 1.015 on the stand-in). In interleaved A/B runs of
-/// `nnue bench` on an AVX-512 VNNI Zen 5, the compress took the forward
-/// pass to 0.95 of the table's time on Stockfish 19's net, 0.92 on 18's
-/// and 0.88 on 17.1's big net.
+/// Otherwise a [`TableSearch`] over each register's mask, branch-free; no
+/// values (gathering them with a permute per block cost AVX2 more than they
+/// saved the layer: eval 1.03 on the 17.1 big net, 1.015 on the stand-in).
+/// In interleaved A/B runs of `nnue bench` on an AVX-512 VNNI Zen 5, the
+/// compress took the forward pass to 0.95 of the table's time on Stockfish
+/// 19's net, 0.92 on 18's and 0.88 on 17.1's big net.
 ///
 /// # Safety
 /// The CPU supports `D`'s instructions.
@@ -148,10 +203,9 @@ pub unsafe fn nonzero_chunks<'a, D: Dot, const CHUNKS: usize>(
 ) -> ChunkList<'a, CHUNKS> {
     const { assert!(CHUNKS <= 1 << 16) };
     assert_eq!(input.len(), 4 * CHUNKS);
-    let mut count = 0;
-    let (indices, values) = (out.indices.as_mut_ptr().cast::<u16>(), out.values.as_mut_ptr().cast::<u32>());
-    let compress = D::COMPRESS && CHUNKS.is_multiple_of(D::LANES);
-    if compress {
+    if D::COMPRESS && CHUNKS.is_multiple_of(D::LANES) {
+        let mut count = 0;
+        let (indices, values) = (out.indices.as_mut_ptr().cast::<u16>(), out.values.as_mut_ptr().cast::<u32>());
         for first in (0..CHUNKS).step_by(D::LANES) {
             // SAFETY: `first + LANES <= CHUNKS`, so `4 * LANES` bytes are
             // readable there and the indices fit u16 (CHUNKS <= 2^16,
@@ -159,42 +213,35 @@ pub unsafe fn nonzero_chunks<'a, D: Dot, const CHUNKS: usize>(
             // written end at or before `CHUNKS`.
             count += unsafe { D::nonzero_entries(input.as_ptr().add(4 * first), first as u16, indices.add(count), values.add(count)) };
         }
-    } else if CHUNKS.is_multiple_of(D::LANES) && D::LANES % 8 == 0 {
-        // The first chunk index of the current block, in every lane.
-        let (mut base, eight) = (U16x8::splat(0), U16x8::splat(8));
-        // Four registers of chunks per step where they divide the input
-        // (every shipped architecture), so the masks are independent work.
-        let unroll = if CHUNKS.is_multiple_of(4 * D::LANES) { 4 } else { 1 };
-        for step in (0..CHUNKS).step_by(unroll * D::LANES) {
-            // A plain loop, not `array::from_fn`: a closure holding the
-            // intrinsic may be compiled outside this `#[target_feature]`
-            // function, which turns it into a call.
-            let mut masks = [0u32; 4];
-            for (u, mask) in masks.iter_mut().enumerate().take(unroll) {
-                // SAFETY: `step + (u + 1) * LANES <= CHUNKS` for `u < unroll`,
-                // so 4 * LANES bytes are readable there.
-                *mask = unsafe { D::nonzero_mask(input.as_ptr().add(4 * (step + u * D::LANES))) };
-            }
-            for mask in &masks[..unroll] {
-                for half in 0..D::LANES / 8 {
-                    let byte = ((mask >> (8 * half)) & 0xFF) as usize;
-                    // SAFETY: `count` is at most the number of chunks before
-                    // this 8-chunk group (`base`), so the eight entries end
-                    // at or before `base + 8 <= CHUNKS`.
-                    unsafe { base.wrapping_add(U16x8::load(&BIT_POSITIONS[byte])).store(indices.add(count)) };
-                    count += byte.count_ones() as usize;
-                    base = base.wrapping_add(eight);
-                }
-            }
-        }
-    } else {
+        // SAFETY: entries `0..count` of the indices and values were written
+        // above (each register's from the count it starts at), the indices
+        // those of non-zero chunks and the values their chunks.
+        return unsafe { out.list(count, true) };
+    }
+    if !(CHUNKS.is_multiple_of(D::LANES) && D::LANES % 8 == 0) {
         return ChunkList::search(input, out);
     }
-    // SAFETY: entries `0..count` of the indices, and of the values where
-    // compressed, were written above (each block writes its entries from
-    // the count it starts at), the indices those of non-zero chunks and the
-    // values their chunks.
-    unsafe { out.list(count, compress) }
+    let mut table = TableSearch::new(out);
+    // Four registers of chunks per step where they divide the input (every
+    // shipped architecture), so the masks are independent work.
+    let unroll = if CHUNKS.is_multiple_of(4 * D::LANES) { 4 } else { 1 };
+    for step in (0..CHUNKS).step_by(unroll * D::LANES) {
+        // A plain loop, not `array::from_fn`: a closure holding the
+        // intrinsic may be compiled outside this `#[target_feature]`
+        // function, which turns it into a call.
+        let mut masks = [0u32; 4];
+        for (u, mask) in masks.iter_mut().enumerate().take(unroll) {
+            // SAFETY: `step + (u + 1) * LANES <= CHUNKS` for `u < unroll`, so
+            // 4 * LANES bytes are readable there.
+            *mask = unsafe { D::nonzero_mask(input.as_ptr().add(4 * (step + u * D::LANES))) };
+        }
+        for &mask in &masks[..unroll] {
+            // SAFETY: the masks of the input's registers in order, the last
+            // ending at CHUNKS.
+            unsafe { table.push(mask, D::LANES) };
+        }
+    }
+    table.finish()
 }
 
 #[cfg(test)]

@@ -8,7 +8,8 @@
 //! and zeroing a 3 KiB buffer first costs as much as a tenth of an
 //! evaluation).
 
-use crate::simd::Lanes;
+use super::{nonzero_chunks, ChunkList, ChunkSlots, TableSearch};
+use crate::simd::{Dot, Lanes};
 use core::mem::MaybeUninit;
 
 /// `out[p * L1 + j] = clamp(acc[order[p]][j], 0, MAX)`; `out` holds
@@ -43,8 +44,45 @@ pub unsafe fn transform_clip<'o, L: Lanes, const L1: usize, const MAX: i16>(
     unsafe { crate::assume_init_bytes(out) }
 }
 
+/// [`transform_clip`] and the list of its output's non-zero four-byte
+/// chunks, searched after the output is written ([`nonzero_chunks`]).
+///
+/// # Safety
+/// The CPU supports `L`'s and `D`'s instructions.
+#[inline(always)]
+pub unsafe fn transform_clip_listed<'o, 'l, L: Lanes, D: Dot, const L1: usize, const MAX: i16, const CHUNKS: usize>(
+    acc: &[[i16; L1]; 2],
+    order: [usize; 2],
+    out: &'o mut [MaybeUninit<u8>],
+    slots: &'l mut ChunkSlots<CHUNKS>,
+) -> (&'o mut [u8], ChunkList<'l, CHUNKS>) {
+    // SAFETY: the caller guarantees the instructions.
+    let bytes = unsafe { transform_clip::<L, L1, MAX>(acc, order, out) };
+    // SAFETY: as above.
+    let list = unsafe { nonzero_chunks::<D, CHUNKS>(bytes, slots) };
+    (bytes, list)
+}
+
 macro_rules! pairwise {
-    ($(#[$doc:meta])* $name:ident, $shift:ident, $product:ident, $clamp_b:ident, $requires:expr) => {
+    ($(#[$doc:meta])* $name:ident, $listed:ident, $step:ident, $shift:ident, $product:ident, $clamp_b:ident, $requires:expr) => {
+        /// One step of the kernel below: output bytes `j .. j + 2 * LANES`
+        /// of perspective `src`'s half, stored at `dst`.
+        ///
+        /// # Safety
+        /// `src` holds `2 * half` lanes, `j + 2 * LANES <= half`, `dst` is
+        /// valid for `2 * LANES` writes; the CPU supports `L`'s instructions.
+        #[inline(always)]
+        unsafe fn $step<L: Lanes, const MAX: i16, const $shift: i32>(src: *const i16, half: usize, j: usize, dst: *mut u8) {
+            // SAFETY: the caller's guarantees.
+            unsafe {
+                let a0 = L::clamp(L::load(src.add(j)), MAX);
+                let a1 = L::clamp(L::load(src.add(j + L::LANES)), MAX);
+                let b0 = L::$clamp_b(L::load(src.add(half + j)), MAX);
+                let b1 = L::$clamp_b(L::load(src.add(half + j + L::LANES)), MAX);
+                L::pack_store(dst, L::$product::<$shift>(a0, b0), L::$product::<$shift>(a1, b1));
+            }
+        }
+
         $(#[$doc])*
         ///
         /// `out` holds `L1` bytes, all written and returned.
@@ -63,23 +101,69 @@ macro_rules! pairwise {
             // Both perspectives in one pass: two independent streams of
             // loads and products per step.
             let srcs = order.map(|perspective| acc[perspective].as_ptr());
-            // SAFETY: reads stay below L1 and writes below L1 (checked);
-            // the caller guarantees the instructions.
-            unsafe {
-                let dst = out.as_mut_ptr().cast::<u8>();
-                for j in (0..half).step_by(2 * L::LANES) {
-                    for (p, src) in srcs.iter().enumerate() {
-                        let a0 = L::clamp(L::load(src.add(j)), MAX);
-                        let a1 = L::clamp(L::load(src.add(j + L::LANES)), MAX);
-                        let b0 = L::$clamp_b(L::load(src.add(half + j)), MAX);
-                        let b1 = L::$clamp_b(L::load(src.add(half + j + L::LANES)), MAX);
-                        L::pack_store(dst.add(p * half + j), L::$product::<$shift>(a0, b0), L::$product::<$shift>(a1, b1));
-                    }
+            let dst = out.as_mut_ptr().cast::<u8>();
+            for j in (0..half).step_by(2 * L::LANES) {
+                for (p, &src) in srcs.iter().enumerate() {
+                    // SAFETY: reads stay below L1 and writes below L1
+                    // (checked); the caller guarantees the instructions.
+                    unsafe { $step::<L, MAX, $shift>(src, half, j, dst.add(p * half + j)) };
                 }
             }
             // SAFETY: the loops above wrote bytes `p * L1/2 + j .. + 2 * LANES`
             // for both `p` and every `j` step: all `L1` of them.
             unsafe { crate::assume_init_bytes(out) }
+        }
+
+        #[doc = concat!("[`", stringify!($name), "`] and the list of its output's non-zero")]
+        /// four-byte chunks. Where the search looks masks up in a table
+        /// ([`TableSearch`]: AVX2, AVX-VNNI, NEON) and a stored register of
+        /// output is one register of chunks, each register is searched as
+        /// soon as it is stored (read back from the store), one perspective
+        /// after the other; otherwise the output is searched after it is
+        /// written ([`nonzero_chunks`]).
+        ///
+        /// # Safety
+        /// The CPU supports `L`'s and `D`'s instructions.
+        #[inline(always)]
+        pub unsafe fn $listed<'o, 'l, L: Lanes, D: Dot, const L1: usize, const MAX: i16, const $shift: i32, const CHUNKS: usize>(
+            acc: &[[i16; L1]; 2],
+            order: [usize; 2],
+            out: &'o mut [MaybeUninit<u8>],
+            slots: &'l mut ChunkSlots<CHUNKS>,
+        ) -> (&'o mut [u8], ChunkList<'l, CHUNKS>) {
+            let fused = !D::COMPRESS && 2 * L::LANES == 4 * D::LANES && D::LANES % 8 == 0 && D::LANES <= 32;
+            if !fused {
+                // SAFETY: the caller guarantees the instructions.
+                let bytes = unsafe { $name::<L, L1, MAX, $shift>(acc, order, out) };
+                // SAFETY: as above.
+                let list = unsafe { nonzero_chunks::<D, CHUNKS>(bytes, slots) };
+                return (bytes, list);
+            }
+            const { assert!((L1 / 2) % (2 * L::LANES) == 0 && $requires(MAX as i64, $shift as i64)) };
+            let half = L1 / 2;
+            assert!(out.len() == L1 && 4 * CHUNKS == L1);
+            let srcs = order.map(|perspective| acc[perspective].as_ptr());
+            let dst = out.as_mut_ptr().cast::<u8>();
+            let mut table = TableSearch::new(slots);
+            for (p, &src) in srcs.iter().enumerate() {
+                for j in (0..half).step_by(2 * L::LANES) {
+                    // SAFETY: reads stay below L1 and writes below L1
+                    // (checked); the caller guarantees the instructions.
+                    // The register stored is `D::LANES` chunks (`fused`),
+                    // searched in order, ending at `L1 / 4 == CHUNKS`.
+                    // The register is read back from the store (forwarded):
+                    // its mask taken before the store instead was no faster
+                    // (Zen 5, AVX2, eval of four nets: 0.98-1.05 of this).
+                    unsafe {
+                        let at = dst.add(p * half + j);
+                        $step::<L, MAX, $shift>(src, half, j, at);
+                        table.push(D::nonzero_mask(at), D::LANES);
+                    }
+                }
+            }
+            // SAFETY: the loops above wrote bytes `p * L1/2 + j .. + 2 * LANES`
+            // for both `p` and every `j` step: all `L1` of them.
+            (unsafe { crate::assume_init_bytes(out) }, table.finish())
         }
     };
 }
@@ -100,7 +184,7 @@ pairwise!(
     /// `out[p * L1/2 + j] = clamp(a) * clamp(b) / 2^(16 - SHL)` with `a`, `b`
     /// lane `j` of the two halves, as `((a << SHL) * b) >> 16` on unsigned
     /// lanes (requires `MAX << SHL < 2^16`).
-    transform_pairwise_mulhi, SHL, mulhi_shifted, clamp, mulhi_exact
+    transform_pairwise_mulhi, transform_pairwise_mulhi_listed, pairwise_mulhi_step, SHL, mulhi_shifted, clamp, mulhi_exact
 );
 pairwise!(
     /// As [`transform_pairwise_mulhi`], clamping `b` only from above: with
@@ -108,10 +192,10 @@ pairwise!(
     /// negative `b` is negative, which the unsigned pack turns into 0, the
     /// value `clamp(b, 0, MAX) = 0` would give. One instruction fewer per
     /// register.
-    transform_pairwise_mulhi_signed, SHL, mulhi_signed_shifted, min, mulhi_signed_exact
+    transform_pairwise_mulhi_signed, transform_pairwise_mulhi_signed_listed, pairwise_mulhi_signed_step, SHL, mulhi_signed_shifted, min, mulhi_signed_exact
 );
 pairwise!(
     /// `out[p * L1/2 + j] = clamp(a) * clamp(b) >> SHR` (requires
     /// `MAX * MAX < 2^16`).
-    transform_pairwise_mullo, SHR, mullo_shifted, clamp, mullo_exact
+    transform_pairwise_mullo, transform_pairwise_mullo_listed, pairwise_mullo_step, SHR, mullo_shifted, clamp, mullo_exact
 );

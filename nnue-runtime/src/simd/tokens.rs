@@ -226,12 +226,8 @@ macro_rules! backend_token {
             list: &'l mut $crate::kernels::ChunkSlots<CHUNKS>,
         ) -> (&'o mut [u8], $crate::kernels::ChunkList<'l, CHUNKS>) {
             // SAFETY: an `Inside` exists only if the CPU supports the ISA;
-            // the search checks that `CHUNKS` is the output's length over 4.
-            unsafe {
-                let bytes = $crate::kernels::$kernel::<$lanes, L1, $($param),*>(acc, order, out);
-                let list = $crate::kernels::nonzero_chunks::<$dot, CHUNKS>(bytes, list);
-                (bytes, list)
-            }
+            // the kernel checks that `CHUNKS` is the output's length over 4.
+            unsafe { $crate::kernels::$listed::<$lanes, $dot, L1, $($param,)* CHUNKS>(acc, order, out, list) }
         }
     };
 
