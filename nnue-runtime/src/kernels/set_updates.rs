@@ -44,13 +44,17 @@ pub trait SetUpdates {
     /// Whether every feature has its `l1` weights and `b` PSQT weights.
     fn rows_exist(&self, l1: usize, b: usize) -> bool;
 
+    /// How many rows the update removes and adds.
+    fn rows(&self) -> usize;
+
     /// Subtracts the removed rows from `regs` and adds the added ones, lanes
-    /// `offset..offset + TILE * L::LANES` of each row.
+    /// `offset..offset + TILE * L::LANES` of each row, and asks for the
+    /// tile `ahead` lanes further on (if within the row).
     ///
     /// # Safety
     /// `rows_exist(L1, _)` holds; `offset + TILE * L::LANES <= L1`; the CPU
     /// supports `L`'s instructions.
-    unsafe fn tile<L: Lanes, const TILE: usize, const L1: usize>(&self, offset: usize, regs: &mut [L::V; TILE]);
+    unsafe fn tile<L: Lanes, const TILE: usize, const L1: usize>(&self, offset: usize, ahead: usize, regs: &mut [L::V; TILE]);
 
     /// Prefetches the first `lanes` weights of every removed and added row
     /// of `L1` weights, and its PSQT row of `B` weights: a hint given ahead
@@ -77,11 +81,16 @@ impl<W: Widen> SetUpdates for SetUpdate<'_, W> {
     }
 
     #[inline(always)]
-    unsafe fn tile<L: Lanes, const TILE: usize, const L1: usize>(&self, offset: usize, regs: &mut [L::V; TILE]) {
+    fn rows(&self) -> usize {
+        self.removed.len() + self.added.len()
+    }
+
+    #[inline(always)]
+    unsafe fn tile<L: Lanes, const TILE: usize, const L1: usize>(&self, offset: usize, ahead: usize, regs: &mut [L::V; TILE]) {
         let w = self.weights.as_ptr();
-        // The lines of each row's next tile, fetched while this tile is
-        // summed (a refresh reads a hundred rows or more per tile).
-        let next = offset + TILE * L::LANES;
+        // The lines of each row's tile `ahead` lanes on, fetched while this
+        // tile is summed (a refresh reads a hundred rows or more per tile).
+        let next = offset + ahead;
         let prefetch = |f: u32| {
             if next < L1 {
                 let start = w.wrapping_add(f as usize * L1 + next).cast::<u8>();
@@ -156,9 +165,14 @@ macro_rules! tuple_updates {
             }
 
             #[inline(always)]
-            unsafe fn tile<L: Lanes, const TILE: usize, const L1: usize>(&self, offset: usize, regs: &mut [L::V; TILE]) {
+            fn rows(&self) -> usize {
+                0 $(+ self.$i.rows())+
+            }
+
+            #[inline(always)]
+            unsafe fn tile<L: Lanes, const TILE: usize, const L1: usize>(&self, offset: usize, ahead: usize, regs: &mut [L::V; TILE]) {
                 // SAFETY: the caller's guarantees hold for every part.
-                $(unsafe { self.$i.tile::<L, TILE, L1>(offset, regs) };)+
+                $(unsafe { self.$i.tile::<L, TILE, L1>(offset, ahead, regs) };)+
             }
 
             #[inline(always)]
@@ -182,6 +196,18 @@ macro_rules! tuple_updates {
 tuple_updates!(S0.0, S1.1);
 tuple_updates!(S0.0, S1.1, S2.2);
 
+/// An update of at most this many rows (a move's: a median of 15 on
+/// Stockfish 19's net in `nnue bench`, where a refresh has 40 to 110) asks
+/// for [`FAR_AHEAD_LANES`] of each row ahead of the tile it sums, not one
+/// tile. With AVX2 (tiles of 256 lanes), interleaved A/B on a Zen 5: move +
+/// eval on Stockfish 18's and 19's nets 0.945-0.98; a refresh so far ahead
+/// took 1.14 (its rows' lines at that distance overflow the first-level
+/// cache), hence the bound.
+const FAR_AHEAD_ROWS: usize = 32;
+
+/// See [`FAR_AHEAD_ROWS`]; with AVX-512 (tiles of 512 lanes) one tile.
+const FAR_AHEAD_LANES: usize = 512;
+
 /// `out = base - removed rows + added rows` of every set, `psqt_out` the
 /// same with the PSQT rows: one pass over the lanes, `TILE` registers at a
 /// time, each tile read from `base` once and written to `out` once.
@@ -199,8 +225,10 @@ pub unsafe fn update_sets<L: Lanes, S: SetUpdates, const L1: usize, const TILE: 
 ) {
     const { assert!(TILE > 0 && L1.is_multiple_of(TILE * L::LANES)) };
     assert!(sets.rows_exist(L1, B), "feature index out of range");
-    // Every row's first tile and PSQT row: all of the update's first misses at once.
-    sets.prefetch_rows::<L1, B>(TILE * L::LANES);
+    // Every row's first lanes and PSQT row: all of the update's first
+    // misses at once; then, tile by tile, the tile as far ahead.
+    let ahead = if sets.rows() <= FAR_AHEAD_ROWS { FAR_AHEAD_LANES.next_multiple_of(TILE * L::LANES) } else { TILE * L::LANES };
+    sets.prefetch_rows::<L1, B>(ahead);
     for tile in 0..L1 / (TILE * L::LANES) {
         let offset = tile * TILE * L::LANES;
         let mut regs: [L::V; TILE] =
@@ -208,7 +236,7 @@ pub unsafe fn update_sets<L: Lanes, S: SetUpdates, const L1: usize, const TILE: 
             core::array::from_fn(|r| unsafe { L::load(base.as_ptr().add(offset + r * L::LANES)) });
         // SAFETY: the rows exist (checked above), the tile lies within L1,
         // and the caller guarantees the instructions.
-        unsafe { sets.tile::<L, TILE, L1>(offset, &mut regs) };
+        unsafe { sets.tile::<L, TILE, L1>(offset, ahead, &mut regs) };
         for (r, reg) in regs.into_iter().enumerate() {
             // SAFETY: `offset + (r + 1) * LANES <= L1`; the caller guarantees the instructions.
             unsafe { L::store(out.as_mut_ptr().add(offset + r * L::LANES), reg) };
