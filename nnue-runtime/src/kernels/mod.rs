@@ -19,7 +19,7 @@ mod transform;
 
 pub use accumulate::accumulate;
 pub use affine::{affine_columns, affine_columns_listed, affine_rows};
-pub use nonzero::{nonzero_chunks, ChunkList, ChunkSlots, TableSearch};
+pub use nonzero::{nonzero_chunks, ChunkList, ChunkSearch, ChunkSlots};
 pub use screlu_affine::{screlu_affine, screlu_affine_accumulators};
 pub use set_updates::{split_by_set, update_sets, SetUpdate, SetUpdates, PREFETCH_LANES};
 pub use transform::{

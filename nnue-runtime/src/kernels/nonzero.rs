@@ -9,6 +9,7 @@
 //! then broadcasts them from consecutive addresses instead of from the
 //! input through each index.
 
+use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 
 use crate::simd::{Dot, U16x8};
@@ -126,39 +127,73 @@ const BIT_POSITIONS: [[u16; 8]; 256] = {
     table
 };
 
-/// The table search over the masks of consecutive registers of chunks:
-/// for each block of eight chunks, the row of [`BIT_POSITIONS`] its mask
-/// selects is written whole (plus the block's first index, kept in a
-/// vector that advances by 8) with one store, and the count advances by the
-/// mask's popcount. Fed by [`nonzero_chunks`] from the input in memory, or
-/// by a transformer's kernel from each register of output it has just
-/// stored ([`crate::kernels::transform_pairwise_mulhi_signed_listed`]).
-pub struct TableSearch<'l, const CHUNKS: usize> {
+/// A search of non-zero chunks over consecutive registers of chunks, in
+/// order, writing to a [`ChunkSlots`]. Where the ISA compresses
+/// ([`Dot::COMPRESS`], AVX-512), one [`Dot::nonzero_entries`] per register,
+/// which also lists the chunks' values (a second compress, of the data).
+/// Otherwise by table, branch-free: for each block of eight chunks, the
+/// row of `BIT_POSITIONS` its mask selects is written whole (plus the
+/// block's first index, kept in a vector that advances by 8) with one
+/// store, and the count advances by the mask's popcount; no values. Fed by
+/// [`nonzero_chunks`] from an input in memory, or by a transformer's kernel
+/// with each register of output it has just stored
+/// ([`crate::kernels::transform_pairwise_mulhi_signed_listed`]).
+pub struct ChunkSearch<'l, D: Dot, const CHUNKS: usize> {
     slots: &'l mut ChunkSlots<CHUNKS>,
-    /// The first chunk index of the next block, in every lane.
+    /// The first chunk index of the next block, in every lane (table).
     base: U16x8,
     /// Chunks searched so far.
     searched: usize,
     count: usize,
+    dot: PhantomData<D>,
 }
 
-impl<'l, const CHUNKS: usize> TableSearch<'l, CHUNKS> {
+impl<'l, D: Dot, const CHUNKS: usize> ChunkSearch<'l, D, CHUNKS> {
+    /// Whether the registers of `D` divide an input of `CHUNKS` chunks
+    /// (and, for the table, hold whole blocks of eight): otherwise there is
+    /// no search by register, only [`ChunkList::search`].
+    pub const BY_REGISTER: bool = CHUNKS.is_multiple_of(D::LANES) && (D::COMPRESS || D::LANES.is_multiple_of(8)) && D::LANES <= 32;
+
     /// A search from chunk 0, writing to `slots`.
     #[inline(always)]
     pub fn new(slots: &'l mut ChunkSlots<CHUNKS>) -> Self {
         const { assert!(CHUNKS <= 1 << 16) };
-        TableSearch { slots, base: U16x8::splat(0), searched: 0, count: 0 }
+        ChunkSearch { slots, base: U16x8::splat(0), searched: 0, count: 0, dot: PhantomData }
+    }
+
+    /// Searches the next register of chunks, the `4 * D::LANES` bytes at
+    /// `p`.
+    ///
+    /// # Safety
+    /// [`Self::BY_REGISTER`]; `p` is valid for `4 * D::LANES` reads of bytes
+    /// of at most 127; the chunks searched in all stay within `CHUNKS`; the
+    /// CPU supports `D`'s instructions.
+    #[inline(always)]
+    pub unsafe fn push_register(&mut self, p: *const u8) {
+        if D::COMPRESS {
+            debug_assert!(self.searched + D::LANES <= CHUNKS);
+            let (indices, values) = (self.slots.indices.as_mut_ptr().cast::<u16>(), self.slots.values.as_mut_ptr().cast::<u32>());
+            // SAFETY: `searched + LANES <= CHUNKS <= 2^16`, so the indices
+            // fit u16; `count <= searched`, so the `LANES` entries written
+            // end at or before `CHUNKS` (the caller's guarantees).
+            self.count += unsafe { D::nonzero_entries(p, self.searched as u16, indices.add(self.count), values.add(self.count)) };
+            self.searched += D::LANES;
+        } else {
+            // SAFETY: as above.
+            unsafe { self.push_mask(D::nonzero_mask(p), D::LANES) };
+        }
     }
 
     /// Lists the next `chunks` chunks (a multiple of 8, at most 32) whose
-    /// bits in `mask` are set.
+    /// bits in `mask` are set: the table search.
     ///
     /// # Safety
-    /// Bit `l` of `mask` is set exactly when chunk `l` of these is not
-    /// zero, and the chunks searched in all stay within `CHUNKS`.
+    /// Not [`Dot::COMPRESS`]; bit `l` of `mask` is set exactly when chunk
+    /// `l` of these is not zero; the chunks searched in all stay within
+    /// `CHUNKS`.
     #[inline(always)]
-    pub unsafe fn push(&mut self, mask: u32, chunks: usize) {
-        debug_assert!(chunks.is_multiple_of(8) && chunks <= 32 && self.searched + chunks <= CHUNKS);
+    pub unsafe fn push_mask(&mut self, mask: u32, chunks: usize) {
+        debug_assert!(!D::COMPRESS && chunks.is_multiple_of(8) && chunks <= 32 && self.searched + chunks <= CHUNKS);
         let indices = self.slots.indices.as_mut_ptr().cast::<u16>();
         for block in 0..chunks / 8 {
             let byte = ((mask >> (8 * block)) & 0xFF) as usize;
@@ -172,27 +207,29 @@ impl<'l, const CHUNKS: usize> TableSearch<'l, CHUNKS> {
         self.searched += chunks;
     }
 
-    /// The list of the chunks searched that are not zero (indices only).
+    /// The list of the chunks searched that are not zero, with their values
+    /// where the search compresses.
     #[inline(always)]
     pub fn finish(self) -> ChunkList<'l, CHUNKS> {
         let slots: &'l ChunkSlots<CHUNKS> = self.slots;
-        // SAFETY: the first `count` indices were written by `push`, each
-        // below the chunks searched (at most CHUNKS), ascending, of
-        // non-zero chunks (its caller's guarantees).
-        unsafe { slots.list(self.count, false) }
+        // SAFETY: the first `count` indices (and values with `COMPRESS`)
+        // were written by the pushes, each index below the chunks searched
+        // (at most CHUNKS), ascending, of a non-zero chunk, each value that
+        // chunk (their callers' guarantees).
+        unsafe { slots.list(self.count, D::COMPRESS) }
     }
 }
 
 /// Writes the indices of the non-zero four-byte chunks of `input` to the
-/// front of `out` and returns that list. Where the ISA compresses
-/// ([`Dot::COMPRESS`], AVX-512), one [`Dot::nonzero_entries`] per register,
-/// which also lists the chunks' values (a second compress, of the data).
-/// Otherwise a [`TableSearch`] over each register's mask, branch-free; no
-/// values (gathering them with a permute per block cost AVX2 more than they
-/// saved the layer: eval 1.03 on the 17.1 big net, 1.015 on the stand-in).
-/// In interleaved A/B runs of `nnue bench` on an AVX-512 VNNI Zen 5, the
-/// compress took the forward pass to 0.95 of the table's time on Stockfish
-/// 19's net, 0.92 on 18's and 0.88 on 17.1's big net.
+/// front of `out` and returns that list: a [`ChunkSearch`] by register
+/// where they divide the input, else [`ChunkList::search`]. The table's
+/// masks are taken four registers at a time where they divide the input
+/// (every shipped architecture), so they are independent work. Listing the
+/// values without compress (gathered by a permute per block) cost AVX2
+/// more than they saved the layer: eval 1.03 on the 17.1 big net, 1.015 on
+/// the stand-in. In interleaved A/B runs of `nnue bench` on an AVX-512 VNNI
+/// Zen 5, the compress took the forward pass to 0.95 of the table's time on
+/// Stockfish 19's net, 0.92 on 18's and 0.88 on 17.1's big net.
 ///
 /// # Safety
 /// The CPU supports `D`'s instructions.
@@ -201,29 +238,20 @@ pub unsafe fn nonzero_chunks<'a, D: Dot, const CHUNKS: usize>(
     input: &[u8],
     out: &'a mut ChunkSlots<CHUNKS>,
 ) -> ChunkList<'a, CHUNKS> {
-    const { assert!(CHUNKS <= 1 << 16) };
     assert_eq!(input.len(), 4 * CHUNKS);
-    if D::COMPRESS && CHUNKS.is_multiple_of(D::LANES) {
-        let mut count = 0;
-        let (indices, values) = (out.indices.as_mut_ptr().cast::<u16>(), out.values.as_mut_ptr().cast::<u32>());
-        for first in (0..CHUNKS).step_by(D::LANES) {
-            // SAFETY: `first + LANES <= CHUNKS`, so `4 * LANES` bytes are
-            // readable there and the indices fit u16 (CHUNKS <= 2^16,
-            // asserted above); `count <= first`, so the `LANES` entries
-            // written end at or before `CHUNKS`.
-            count += unsafe { D::nonzero_entries(input.as_ptr().add(4 * first), first as u16, indices.add(count), values.add(count)) };
-        }
-        // SAFETY: entries `0..count` of the indices and values were written
-        // above (each register's from the count it starts at), the indices
-        // those of non-zero chunks and the values their chunks.
-        return unsafe { out.list(count, true) };
-    }
-    if !(CHUNKS.is_multiple_of(D::LANES) && D::LANES % 8 == 0) {
+    if !ChunkSearch::<D, CHUNKS>::BY_REGISTER {
         return ChunkList::search(input, out);
     }
-    let mut table = TableSearch::new(out);
-    // Four registers of chunks per step where they divide the input (every
-    // shipped architecture), so the masks are independent work.
+    let mut search = ChunkSearch::<D, CHUNKS>::new(out);
+    if D::COMPRESS {
+        for first in (0..CHUNKS).step_by(D::LANES) {
+            // SAFETY: `first + LANES <= CHUNKS`, so `4 * LANES` bytes are
+            // readable there, the registers in order; affine inputs are at
+            // most 127 (the `Dot` contract).
+            unsafe { search.push_register(input.as_ptr().add(4 * first)) };
+        }
+        return search.finish();
+    }
     let unroll = if CHUNKS.is_multiple_of(4 * D::LANES) { 4 } else { 1 };
     for step in (0..CHUNKS).step_by(unroll * D::LANES) {
         // A plain loop, not `array::from_fn`: a closure holding the
@@ -237,11 +265,11 @@ pub unsafe fn nonzero_chunks<'a, D: Dot, const CHUNKS: usize>(
         }
         for &mask in &masks[..unroll] {
             // SAFETY: the masks of the input's registers in order, the last
-            // ending at CHUNKS.
-            unsafe { table.push(mask, D::LANES) };
+            // ending at CHUNKS; not `COMPRESS` (above).
+            unsafe { search.push_mask(mask, D::LANES) };
         }
     }
-    table.finish()
+    search.finish()
 }
 
 #[cfg(test)]

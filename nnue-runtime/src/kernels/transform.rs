@@ -8,7 +8,7 @@
 //! and zeroing a 3 KiB buffer first costs as much as a tenth of an
 //! evaluation).
 
-use super::{nonzero_chunks, ChunkList, ChunkSlots, TableSearch};
+use super::{nonzero_chunks, ChunkList, ChunkSearch, ChunkSlots};
 use crate::simd::{Dot, Lanes};
 use core::mem::MaybeUninit;
 
@@ -115,12 +115,16 @@ macro_rules! pairwise {
         }
 
         #[doc = concat!("[`", stringify!($name), "`] and the list of its output's non-zero")]
-        /// four-byte chunks. Where the search looks masks up in a table
-        /// ([`TableSearch`]: AVX2, AVX-VNNI, NEON) and a stored register of
-        /// output is one register of chunks, each register is searched as
-        /// soon as it is stored (read back from the store), one perspective
-        /// after the other; otherwise the output is searched after it is
-        /// written ([`nonzero_chunks`]).
+        /// four-byte chunks. Where a stored register of output is one
+        /// register of the search's chunks (AVX2, AVX-VNNI, AVX-512), each
+        /// is searched ([`ChunkSearch`]) as soon as it is stored, one
+        /// perspective after the other; otherwise (NEON: registers of four
+        /// chunks) the output is searched after it is written
+        /// ([`nonzero_chunks`]). Against the search after the output,
+        /// interleaved A/B of eval on a Zen 5: with AVX2 0.945-0.99 on the
+        /// 17.1 big net, 0.96-0.98 on the stand-in, 0.97 on Stockfish 19's
+        /// and 0.945 on 18's; with AVX-512 VNNI 0.98-1.00 on 19's, 0.95 on
+        /// 18's, 0.99 on 17.1's big net and the stand-in.
         ///
         /// # Safety
         /// The CPU supports `L`'s and `D`'s instructions.
@@ -131,7 +135,7 @@ macro_rules! pairwise {
             out: &'o mut [MaybeUninit<u8>],
             slots: &'l mut ChunkSlots<CHUNKS>,
         ) -> (&'o mut [u8], ChunkList<'l, CHUNKS>) {
-            let fused = !D::COMPRESS && 2 * L::LANES == 4 * D::LANES && D::LANES % 8 == 0 && D::LANES <= 32;
+            let fused = ChunkSearch::<D, CHUNKS>::BY_REGISTER && 2 * L::LANES == 4 * D::LANES;
             if !fused {
                 // SAFETY: the caller guarantees the instructions.
                 let bytes = unsafe { $name::<L, L1, MAX, $shift>(acc, order, out) };
@@ -144,26 +148,27 @@ macro_rules! pairwise {
             assert!(out.len() == L1 && 4 * CHUNKS == L1);
             let srcs = order.map(|perspective| acc[perspective].as_ptr());
             let dst = out.as_mut_ptr().cast::<u8>();
-            let mut table = TableSearch::new(slots);
+            let mut search = ChunkSearch::<D, CHUNKS>::new(slots);
             for (p, &src) in srcs.iter().enumerate() {
                 for j in (0..half).step_by(2 * L::LANES) {
                     // SAFETY: reads stay below L1 and writes below L1
                     // (checked); the caller guarantees the instructions.
-                    // The register stored is `D::LANES` chunks (`fused`),
-                    // searched in order, ending at `L1 / 4 == CHUNKS`.
-                    // The register is read back from the store (forwarded):
-                    // its mask taken before the store instead was no faster
-                    // (Zen 5, AVX2, eval of four nets: 0.98-1.05 of this).
+                    // The register stored is `D::LANES` chunks of at most
+                    // 127 (`fused`; the transform's output), searched in
+                    // order, ending at `L1 / 4 == CHUNKS`. It is read back
+                    // from the store (forwarded): with AVX2 its mask taken
+                    // before the store was no faster (eval of four nets:
+                    // 0.98-1.05 of this).
                     unsafe {
                         let at = dst.add(p * half + j);
                         $step::<L, MAX, $shift>(src, half, j, at);
-                        table.push(D::nonzero_mask(at), D::LANES);
+                        search.push_register(at);
                     }
                 }
             }
             // SAFETY: the loops above wrote bytes `p * L1/2 + j .. + 2 * LANES`
             // for both `p` and every `j` step: all `L1` of them.
-            (unsafe { crate::assume_init_bytes(out) }, table.finish())
+            (unsafe { crate::assume_init_bytes(out) }, search.finish())
         }
     };
 }
