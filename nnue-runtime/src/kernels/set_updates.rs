@@ -197,7 +197,7 @@ tuple_updates!(S0.0, S1.1);
 tuple_updates!(S0.0, S1.1, S2.2);
 
 /// An update of at most this many rows (a move's: a median of 15 on
-/// Stockfish 19's net in `nnue bench`, where a refresh has 40 to 110) asks
+/// Stockfish 19's net in `nnue bench`, where a refresh's is 44) asks
 /// for [`FAR_AHEAD_LANES`] of each row ahead of the tile it sums, not one
 /// tile. With AVX2 (tiles of 256 lanes), interleaved A/B on a Zen 5: move +
 /// eval on Stockfish 18's and 19's nets 0.945-0.98; a refresh so far ahead
