@@ -1,13 +1,13 @@
 //! The non-zero four-byte chunks of a sparse layer's input, found by a
 //! search over the bytes ([`nonzero_chunks`]): by the column kernel itself,
 //! or by the transformer's kernels (in the same `#[target_feature]`
-//! function: register by register as they store it where the search uses a
-//! table, after the whole output where it compresses), so that the layer
-//! stack's forward pass starts from the list, as Stockfish's does. Where the
-//! search compresses registers (AVX-512) and the scalar search, the list
-//! also holds each chunk's four bytes beside its index: the column kernel
-//! then broadcasts them from consecutive addresses instead of from the
-//! input through each index.
+//! function: register by register as they store it, with a
+//! [`ChunkSearch`], except where a stored register is not one register of
+//! the search's chunks), so that the layer stack's forward pass starts from
+//! the list, as Stockfish's does. Where the search compresses registers
+//! (AVX-512) and the scalar search, the list also holds each chunk's four
+//! bytes beside its index: the column kernel then broadcasts them from
+//! consecutive addresses instead of from the input through each index.
 
 use core::marker::PhantomData;
 use core::mem::MaybeUninit;
