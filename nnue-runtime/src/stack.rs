@@ -56,6 +56,15 @@ impl<N: Network> Node<N> {
     }
 }
 
+/// Accumulators at least this large (rows of about 1024 lanes or more) have
+/// black's rows of a move requested before white's update: interleaved
+/// A/B of `nnue bench --ops move` on a Zen 5, the SFNNv8 stand-in
+/// 0.94-0.95 with AVX2 and 0.96-0.98 with AVX-512 VNNI, the 17.1 big net
+/// 0.95-0.98, Stockfish 18's 0.99, 19's 0.98 with AVX2 and 1.01 with
+/// AVX-512 VNNI; the small net 1.02-1.04 (its rows are summed before a
+/// request would help).
+const LONG_ROWS_ACCUMULATOR_BYTES: usize = 4096;
+
 /// Accumulators along the current line of a search, computed lazily, with
 /// the thread's refresh cache. One per search thread; the network itself is
 /// shared.
@@ -179,7 +188,8 @@ impl<N: Network> AccumulatorStack<N> {
     /// views. White's changed features are listed and their rows requested
     /// ([`Network::prefetch_update`]) before black's are listed, so that
     /// black's listing (with threat features, hundreds of instructions) runs
-    /// while white's rows come in from memory; then both updates. In any
+    /// while white's rows come in from memory; where rows are long, black's
+    /// are requested too before white's update; then both updates. In any
     /// other case it does nothing, and the perspectives are computed one by
     /// one.
     fn update_both(&mut self, net: &N, pos: &impl Position) {
@@ -208,6 +218,9 @@ impl<N: Network> AccumulatorStack<N> {
         let mut black_removed = N::Changes::default();
         let mut black_added = N::Changes::default();
         Self::changed_features(to, black, &mut black_removed, &mut black_added);
+        if core::mem::size_of::<N::Accumulator>() >= LONG_ROWS_ACCUMULATOR_BYTES {
+            net.prefetch_update(black_removed.as_slice(), black_added.as_slice());
+        }
         net.update(&from.accumulator, &mut to.accumulator, white, white_removed.as_slice(), white_added.as_slice());
         net.update(&from.accumulator, &mut to.accumulator, black, black_removed.as_slice(), black_added.as_slice());
         to.computed = [true, true];
