@@ -109,10 +109,10 @@ macro_rules! backend_token {
         }
 
         impl $crate::simd::Inside<$token> {
-            backend_token!(@transform_inside $lanes, $dot, transform_clip, transform_clip_listed, [MAX: i16]);
-            backend_token!(@transform_inside $lanes, $dot, transform_pairwise_mulhi, transform_pairwise_mulhi_listed, [MAX: i16, SHL: i32]);
-            backend_token!(@transform_inside $lanes, $dot, transform_pairwise_mulhi_signed, transform_pairwise_mulhi_signed_listed, [MAX: i16, SHL: i32]);
-            backend_token!(@transform_inside $lanes, $dot, transform_pairwise_mullo, transform_pairwise_mullo_listed, [MAX: i16, SHR: i32]);
+            backend_token!(@transform_inside $lanes, $dot, transform_clip_listed, [MAX: i16]);
+            backend_token!(@transform_inside $lanes, $dot, transform_pairwise_mulhi_listed, [MAX: i16, SHL: i32]);
+            backend_token!(@transform_inside $lanes, $dot, transform_pairwise_mulhi_signed_listed, [MAX: i16, SHL: i32]);
+            backend_token!(@transform_inside $lanes, $dot, transform_pairwise_mullo_listed, [MAX: i16, SHR: i32]);
             backend_token!(@affine affine_columns, affine_columns_listed, affine_rows, $dot);
             backend_token!(@affine affine_columns_256, affine_columns_256_listed, affine_rows_256, $dot256);
 
@@ -214,7 +214,7 @@ macro_rules! backend_token {
         }
     };
 
-    (@transform_inside $lanes:ty, $dot:ty, $kernel:ident, $listed:ident, [$($param:ident: $ty:ty),*]) => {
+    (@transform_inside $lanes:ty, $dot:ty, $listed:ident, [$($param:ident: $ty:ty),*]) => {
         #[doc = concat!("The token's `", stringify!($listed), "`, inlined into the `#[target_feature]` function")]
         /// calling it (one that runs the transformer and the layers).
         #[inline(always)]
