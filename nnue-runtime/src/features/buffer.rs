@@ -129,7 +129,7 @@ impl<const N: usize> FeatureBuffer<N> {
 
     /// The features, mutable.
     #[inline]
-    fn as_mut_slice(&mut self) -> &mut [u32] {
+    pub(super) fn as_mut_slice(&mut self) -> &mut [u32] {
         // SAFETY: as for `as_slice`.
         unsafe { core::slice::from_raw_parts_mut(self.items.as_mut_ptr().cast::<u32>(), self.len) }
     }
