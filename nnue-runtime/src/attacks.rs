@@ -131,13 +131,21 @@ const RAYS: [[Bitboard; 64]; 8] = {
 /// The squares attacked along direction `d` of [`KING_STEPS`] from `square`:
 /// the ray up to and including its first occupied square. The first four
 /// directions go to higher square indices, the last four to lower ones.
+///
+/// Without a branch: the search for the first occupied square also finds
+/// the last square of the board that way (h8 going up, a1 going down) when
+/// the ray is empty, and the ray cut behind that square is the whole ray.
+/// Against a branch on an empty ray (unpredictable, and a slider's attacks
+/// take four or eight), interleaved A/B on a Zen 5: move + eval 0.96 on
+/// Stockfish 19's net (AVX-512 VNNI) and 18's (AVX2), 9 rounds of 9; a
+/// refresh 0.99.
 #[inline]
 const fn ray(d: usize, square: Square, occupied: Bitboard) -> Bitboard {
+    const { assert!(RAYS[0][63] | RAYS[1][63] | RAYS[2][63] | RAYS[3][63] | RAYS[4][0] | RAYS[5][0] | RAYS[6][0] | RAYS[7][0] == 0) };
     let ray = RAYS[d][square.index()];
-    match first_on_ray(d, square, occupied) {
-        Some(first) => ray ^ RAYS[d][first.index()],
-        None => ray,
-    }
+    let blockers = ray & occupied;
+    let first = if d < 4 { (blockers | 1 << 63).trailing_zeros() } else { 63 - (blockers | 1).leading_zeros() };
+    ray ^ RAYS[d][first as usize]
 }
 
 /// The first square of `occupied` from `square` along direction `d` of a
