@@ -59,6 +59,18 @@ impl<const N: usize> FeatureBuffer<N> {
         }
     }
 
+    /// Appends `index` if `keep`, with no branch on `keep` (the entry past
+    /// the end is written either way).
+    #[inline]
+    pub fn push_if(&mut self, index: usize, keep: bool) {
+        if self.len < N {
+            self.items[self.len] = MaybeUninit::new(index as u32);
+            self.len += usize::from(keep);
+        } else {
+            self.dropped += usize::from(keep);
+        }
+    }
+
     /// Appends `offset + (square ^ orientation)` for every square of
     /// `bitboard` (bit `i` for the square of index `i`), squares ascending:
     /// one piece kind's features. The length stays in a register while the
@@ -152,6 +164,13 @@ impl<const N: usize> FeatureBuffer<N> {
 pub trait FeatureSink: Default {
     /// Appends a feature.
     fn push(&mut self, index: usize);
+    /// Appends `index` if `keep`.
+    #[inline]
+    fn push_if(&mut self, index: usize, keep: bool) {
+        if keep {
+            self.push(index);
+        }
+    }
     /// The features, in the order they were pushed.
     fn as_slice(&self) -> &[u32];
 }
@@ -160,6 +179,11 @@ impl<const N: usize> FeatureSink for FeatureBuffer<N> {
     #[inline]
     fn push(&mut self, index: usize) {
         FeatureBuffer::push(self, index)
+    }
+
+    #[inline]
+    fn push_if(&mut self, index: usize, keep: bool) {
+        FeatureBuffer::push_if(self, index, keep)
     }
 
     #[inline]
@@ -179,6 +203,15 @@ mod tests {
             b.push(f);
         }
         assert_eq!((b.as_slice(), b.dropped()), (&[7, 8][..], 1));
+    }
+
+    #[test]
+    fn pushes_what_is_kept_and_counts_what_does_not_fit() {
+        let mut b = FeatureBuffer::<2>::default();
+        for (f, keep) in [(1, false), (2, true), (3, false), (4, true), (5, false), (6, true)] {
+            b.push_if(f, keep);
+        }
+        assert_eq!((b.as_slice(), b.dropped()), (&[2, 4][..], 1));
     }
 
     #[test]

@@ -284,22 +284,26 @@ impl<const TARGETS: u64> FullThreats<TARGETS> {
     /// pieces (`6 * colour + kind`, below 12) and the indices of their squares.
     #[inline]
     pub(super) fn coded_index(perspective: Color, orientation: u8, attacker: usize, from: usize, attacked: usize, to: usize) -> Option<usize> {
+        let (index, valid) = Self::coded_index_or_not(perspective, orientation, attacker, from, attacked, to);
+        valid.then_some(index)
+    }
+
+    /// [`FullThreats::coded_index`] without a branch: the index, and
+    /// whether the threat is a feature (if not, the index is meaningless).
+    /// Whether a move's threat is one depends on the orientation and the
+    /// squares, which a branch predicts badly: against the branches,
+    /// interleaved A/B of move + eval on a Zen 5, Stockfish 18's net 0.95
+    /// (AVX2) and 0.94 (AVX-512 VNNI), 19's 0.97 and 0.975.
+    #[inline]
+    fn coded_index_or_not(perspective: Color, orientation: u8, attacker: usize, from: usize, attacked: usize, to: usize) -> (usize, bool) {
         let pair = Self::LAYOUT.pairs[perspective.index()][attacker % PIECE_CODES][attacked % PIECE_CODES];
-        if pair.section == NO_PAIR {
-            return None;
-        }
         let from = (from ^ usize::from(orientation)) % 64;
         let to = (to ^ usize::from(orientation)) % 64;
-        if pair.once && from < to {
-            return None;
-        }
         let relative = usize::from(pair.relative);
         let reach = Self::LAYOUT.reach[relative][from];
-        if reach & (1 << to) == 0 {
-            return None;
-        }
         let within = Self::LAYOUT.before[relative][from] + crate::attacks::popcount(reach & ((1 << to) - 1));
-        Some(pair.section as usize + within as usize)
+        let valid = (pair.section != NO_PAIR) & !(pair.once & (from < to)) & (reach >> to & 1 != 0);
+        (pair.section as usize + within as usize, valid)
     }
 
     /// Calls `f` for every attack of a piece on another piece in `pos`, in
@@ -449,12 +453,19 @@ impl<const TARGETS: u64> BoardFeatures for FullThreats<TARGETS> {
         added: &mut impl FeatureSink,
     ) {
         let orientation = Self::orientation(perspective, king);
-        let feature = |&key: &u32| {
+        let feature = |key: u32| {
             let (attacker, from, attacked, to) = ThreatChanges::parts(key);
-            Self::coded_index(perspective, orientation, attacker, from, attacked, to).map(|f| offset + f)
+            let (index, valid) = Self::coded_index_or_not(perspective, orientation, attacker, from, attacked, to);
+            (offset + index, valid)
         };
-        changes.removed_keys().iter().filter_map(feature).for_each(|f| removed.push(f));
-        changes.added_keys().iter().filter_map(feature).for_each(|f| added.push(f));
+        for &key in changes.removed_keys() {
+            let (f, valid) = feature(key);
+            removed.push_if(f, valid);
+        }
+        for &key in changes.added_keys() {
+            let (f, valid) = feature(key);
+            added.push_if(f, valid);
+        }
     }
 }
 
