@@ -96,9 +96,17 @@ impl<const N: usize> FeatureBuffer<N> {
     /// piece kind in one loop over its squares (a loop's exit is a
     /// mispredicted branch as often as not).
     #[inline]
-    pub fn push_squares_pair(lists: [&mut Self; 2], mut bitboard: u64, offsets: [usize; 2], orientations: [u8; 2]) {
-        let [a, b] = lists;
+    pub fn push_squares_pair(lists: [&mut Self; 2], bitboard: u64, offsets: [usize; 2], orientations: [u8; 2]) {
         let (offsets, orientations) = (offsets.map(|o| o as u32), orientations.map(u32::from));
+        Self::push_squares_pair_with(lists, bitboard, |square| [offsets[0] + (square ^ orientations[0]), offsets[1] + (square ^ orientations[1])]);
+    }
+
+    /// For every square of `bitboard` (ascending), the two features
+    /// `features` gives for the square's index, one appended to each list,
+    /// the lengths kept in registers.
+    #[inline]
+    pub fn push_squares_pair_with(lists: [&mut Self; 2], mut bitboard: u64, features: impl Fn(u32) -> [u32; 2]) {
+        let [a, b] = lists;
         let mut len = [a.len, b.len];
         while bitboard != 0 {
             let square = bitboard.trailing_zeros();
@@ -108,15 +116,16 @@ impl<const N: usize> FeatureBuffer<N> {
                 // instruction on x86-64's baseline, so not above).
                 (a.len, b.len) = (len[0], len[1]);
                 while bitboard != 0 {
-                    let square = bitboard.trailing_zeros();
-                    a.push((offsets[0] + (square ^ orientations[0])) as usize);
-                    b.push((offsets[1] + (square ^ orientations[1])) as usize);
+                    let [f, g] = features(bitboard.trailing_zeros());
+                    a.push(f as usize);
+                    b.push(g as usize);
                     bitboard &= bitboard - 1;
                 }
                 return;
             };
-            *x = MaybeUninit::new(offsets[0] + (square ^ orientations[0]));
-            *y = MaybeUninit::new(offsets[1] + (square ^ orientations[1]));
+            let [f, g] = features(square);
+            *x = MaybeUninit::new(f);
+            *y = MaybeUninit::new(g);
             len = [len[0] + 1, len[1] + 1];
             bitboard &= bitboard - 1;
         }
