@@ -91,19 +91,11 @@ impl<const N: usize> FeatureBuffer<N> {
         self.len = len;
     }
 
-    /// [`push_squares`](Self::push_squares) into two lists at once, each
-    /// with its offset and orientation: both perspectives' features of one
-    /// piece kind in one loop over its squares (a loop's exit is a
-    /// mispredicted branch as often as not).
-    #[inline]
-    pub fn push_squares_pair(lists: [&mut Self; 2], bitboard: u64, offsets: [usize; 2], orientations: [u8; 2]) {
-        let (offsets, orientations) = (offsets.map(|o| o as u32), orientations.map(u32::from));
-        Self::push_squares_pair_with(lists, bitboard, |square| [offsets[0] + (square ^ orientations[0]), offsets[1] + (square ^ orientations[1])]);
-    }
-
     /// For every square of `bitboard` (ascending), the two features
-    /// `features` gives for the square's index, one appended to each list,
-    /// the lengths kept in registers.
+    /// `features` gives for the square's index, one appended to each list
+    /// (both perspectives' features of the pieces on those squares), the
+    /// lengths kept in registers. Once a list is full, the squares left are
+    /// pushed one by one, counted where they do not fit.
     #[inline]
     pub fn push_squares_pair_with(lists: [&mut Self; 2], mut bitboard: u64, features: impl Fn(u32) -> [u32; 2]) {
         let [a, b] = lists;
@@ -236,7 +228,7 @@ mod tests {
     fn pushes_square_pairs_until_either_list_is_full() {
         let (mut a, mut b) = (FeatureBuffer::<3>::default(), FeatureBuffer::<3>::default());
         a.push(9);
-        FeatureBuffer::push_squares_pair([&mut a, &mut b], 0b1011, [10, 20], [0, 7]);
+        FeatureBuffer::push_squares_pair_with([&mut a, &mut b], 0b1011, |square| [10 + square, 20 + (square ^ 7)]);
         assert_eq!((a.as_slice(), a.dropped()), (&[9, 10, 11][..], 1));
         assert_eq!((b.as_slice(), b.dropped()), (&[27, 26, 24][..], 0));
     }
