@@ -94,6 +94,48 @@ pub struct Piece {
 /// index `i` ([`Position::bitboards`]).
 pub type Bitboards = [[u64; 6]; 2];
 
+/// The code `6 * colour + kind` (kinds in [`PieceKind`] order) of the piece
+/// on each square of a board, in bit planes: black's pieces, and the three
+/// bits of the kind, so that a square's piece is read without a branch (an
+/// empty square reads as a white pawn: the caller knows which are occupied).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PieceCodes {
+    black: u64,
+    kind_bits: [u64; 3],
+}
+
+impl PieceCodes {
+    pub(crate) fn new(board: &Bitboards) -> PieceCodes {
+        let mut codes = PieceCodes { black: 0, kind_bits: [0; 3] };
+        for (kind, (&white, &black)) in board[0].iter().zip(&board[1]).enumerate() {
+            codes.black |= black;
+            for (bit, plane) in codes.kind_bits.iter_mut().enumerate() {
+                *plane |= (white | black) & 0u64.wrapping_sub((kind >> bit & 1) as u64);
+            }
+        }
+        codes
+    }
+
+    /// The code of the piece on the square of index `square`.
+    #[inline]
+    pub(crate) fn code(&self, square: usize) -> usize {
+        let bit = |plane: u64| (plane >> square & 1) as usize;
+        6 * bit(self.black) + bit(self.kind_bits[0]) + 2 * bit(self.kind_bits[1]) + 4 * bit(self.kind_bits[2])
+    }
+
+    /// Puts the piece of `code` on the empty square of index `square`, or
+    /// takes it off.
+    #[inline]
+    pub(crate) fn toggle(&mut self, square: usize, code: usize) {
+        let bit = 1 << square;
+        let (color, kind) = (code / 6, code % 6);
+        self.black ^= bit & 0u64.wrapping_sub(color as u64);
+        for (b, plane) in self.kind_bits.iter_mut().enumerate() {
+            *plane ^= bit & 0u64.wrapping_sub((kind >> b & 1) as u64);
+        }
+    }
+}
+
 /// What a network needs to know of a position. Engines implement this for
 /// their board type (the `shakmaty` feature implements it for
 /// `shakmaty::Chess`).

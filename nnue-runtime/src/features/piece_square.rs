@@ -13,7 +13,7 @@
 use core::marker::PhantomData;
 
 use super::{FeatureList, FeatureSet};
-use crate::position::{Color, Piece, PieceKind, Position, Square};
+use crate::position::{Color, Piece, PieceCodes, PieceKind, Position, Square};
 
 /// When the board is mirrored (files flipped) for a perspective.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -154,20 +154,10 @@ impl<L: PieceSquareLayout> FeatureSet for PieceSquare<L> {
             })
         };
         let firsts = [first(Color::White, white.1), first(Color::Black, black.1)];
-        // The code of the piece on each square in bit planes (its colour,
-        // the three bits of its kind), read without a branch.
-        let (mut occupied, mut black_pieces, mut kind_bits) = (0, 0, [0u64; 3]);
-        for (kind, (&mine, &theirs)) in bitboards[0].iter().zip(&bitboards[1]).enumerate() {
-            occupied |= mine | theirs;
-            black_pieces |= theirs;
-            for (bit, plane) in kind_bits.iter_mut().enumerate() {
-                *plane |= (mine | theirs) & 0u64.wrapping_sub((kind >> bit & 1) as u64);
-            }
-        }
+        let (codes, occupied) = (PieceCodes::new(&bitboards), bitboards.iter().flatten().fold(0, |o, b| o | b));
         let orientations = [u32::from(white.0), u32::from(black.0)];
         FeatureList::push_squares_pair_with(out.each_mut(), occupied, |square| {
-            let bit = |plane: u64| (plane >> square & 1) as usize;
-            let code = 6 * bit(black_pieces) + bit(kind_bits[0]) + 2 * bit(kind_bits[1]) + 4 * bit(kind_bits[2]);
+            let code = codes.code(square as usize);
             [firsts[0][code] + (square ^ orientations[0]), firsts[1][code] + (square ^ orientations[1])]
         });
     }

@@ -34,7 +34,7 @@
 use super::full_threats::MAX_THREATS;
 use super::FeatureBuffer;
 use crate::attacks::{attacks, bishop_attacks, first_on_ray, king_attacks, knight_attacks, pawn_attacks, rook_attacks, squares, Bitboard};
-use crate::position::{Bitboards, Color, Piece, PieceKind, Square};
+use crate::position::{Bitboards, Color, Piece, PieceCodes, PieceKind, Square};
 
 /// The threats a change of the board removes and adds, the same from both
 /// perspectives, as keys: found once per move
@@ -187,34 +187,22 @@ fn occupied(board: &Bitboards) -> Bitboard {
 
 /// A board changed piece by piece, as bitboards: the pieces by colour and
 /// kind, and the code of the piece on each square (as [`codes`]) in bit
-/// planes (its colour, and the three bits of its kind), so that a square's
-/// piece is read without a branch.
+/// planes ([`PieceCodes`]).
 struct Planes {
     pieces: Bitboards,
     occupied: Bitboard,
-    black: Bitboard,
-    kind_bits: [Bitboard; 3],
+    codes: PieceCodes,
 }
 
 impl Planes {
     fn new(board: &Bitboards) -> Planes {
-        let mut kind_bits = [0; 3];
-        for (kind, (&white, &black)) in board[0].iter().zip(&board[1]).enumerate() {
-            for (bit, plane) in kind_bits.iter_mut().enumerate() {
-                if kind >> bit & 1 != 0 {
-                    *plane |= white | black;
-                }
-            }
-        }
-        let black = board[1].iter().fold(0, |o, b| o | b);
-        Planes { pieces: *board, occupied: occupied(board), black, kind_bits }
+        Planes { pieces: *board, occupied: occupied(board), codes: PieceCodes::new(board) }
     }
 
     /// The code of the piece on the occupied `square`.
     #[inline]
     fn code(&self, square: Square) -> u8 {
-        let bit = |plane: Bitboard| (plane >> square.index() & 1) as u8;
-        6 * bit(self.black) + bit(self.kind_bits[0]) + 2 * bit(self.kind_bits[1]) + 4 * bit(self.kind_bits[2])
+        self.codes.code(square.index()) as u8
     }
 
     /// The pieces of `kind`, both colours.
@@ -233,13 +221,9 @@ impl Planes {
     #[inline]
     fn toggle(&mut self, square: Square, code: u8) {
         let bit = 1 << square.index();
-        let (color, kind) = (code as usize / 6, code as usize % 6);
-        self.pieces[color][kind] ^= bit;
+        self.pieces[code as usize / 6][code as usize % 6] ^= bit;
         self.occupied ^= bit;
-        self.black ^= bit & 0u64.wrapping_sub(color as u64);
-        for (b, plane) in self.kind_bits.iter_mut().enumerate() {
-            *plane ^= bit & 0u64.wrapping_sub((kind >> b & 1) as u64);
-        }
+        self.codes.toggle(square.index(), code.into());
     }
 }
 
