@@ -23,6 +23,7 @@ pub struct MoveChanges {
 
 impl MoveChanges {
     /// Adds a change (a fourth is ignored: no chess move makes one).
+    #[inline]
     pub fn push(&mut self, change: PieceChange) {
         if self.len < 3 {
             self.items[self.len] = Some(change);
@@ -30,6 +31,7 @@ impl MoveChanges {
         }
     }
 
+    #[inline]
     pub fn iter(&self) -> impl Iterator<Item = &PieceChange> {
         self.items[..self.len].iter().flatten()
     }
@@ -74,6 +76,7 @@ impl MoveChanges {
     /// Makes the move on `board`: every piece leaves its square, then every
     /// piece lands on its new one (so castling may move the king onto the
     /// rook's square, as in Chess960).
+    #[inline]
     pub fn apply(&self, board: &mut Bitboards) {
         for change in self.iter() {
             if let Some(from) = change.from {
