@@ -94,6 +94,12 @@ pub struct Piece {
 /// index `i` ([`Position::bitboards`]).
 pub type Bitboards = [[u64; 6]; 2];
 
+/// The squares a board's pieces occupy.
+#[inline]
+pub(crate) fn occupied(board: &Bitboards) -> u64 {
+    board.iter().flatten().fold(0, |o, b| o | b)
+}
+
 /// The code `6 * colour + kind` (kinds in [`PieceKind`] order) of the piece
 /// on each square of a board, in bit planes: black's pieces, and the three
 /// bits of the kind, so that a square's piece is read without a branch (an
@@ -114,6 +120,12 @@ impl PieceCodes {
             }
         }
         codes
+    }
+
+    /// The piece of `code`.
+    #[inline]
+    pub(crate) fn piece(code: usize) -> Piece {
+        Piece { color: if code < 6 { Color::White } else { Color::Black }, kind: PieceKind::ALL[code % 6] }
     }
 
     /// The code of the piece on the square of index `square`.

@@ -148,13 +148,10 @@ impl<L: PieceSquareLayout> FeatureSet for PieceSquare<L> {
         // Each piece's first feature from each perspective, by its code
         // `6 * colour + kind`.
         let first = |perspective: Color, base: usize| -> [u32; 12] {
-            core::array::from_fn(|code| {
-                let piece = Piece { color: if code < 6 { Color::White } else { Color::Black }, kind: PieceKind::ALL[code % 6] };
-                (base + Self::plane(perspective, piece)) as u32
-            })
+            core::array::from_fn(|code| (base + Self::plane(perspective, PieceCodes::piece(code))) as u32)
         };
         let firsts = [first(Color::White, white.1), first(Color::Black, black.1)];
-        let (codes, occupied) = (PieceCodes::new(&bitboards), bitboards.iter().flatten().fold(0, |o, b| o | b));
+        let (codes, occupied) = (PieceCodes::new(&bitboards), crate::position::occupied(&bitboards));
         let orientations = [u32::from(white.0), u32::from(black.0)];
         FeatureList::push_squares_pair_with(out.each_mut(), occupied, |square| {
             let code = codes.code(square as usize);

@@ -34,7 +34,7 @@
 use super::full_threats::MAX_THREATS;
 use super::FeatureBuffer;
 use crate::attacks::{attacks, bishop_attacks, first_on_ray, king_attacks, knight_attacks, pawn_attacks, rook_attacks, squares, Bitboard};
-use crate::position::{Bitboards, Color, Piece, PieceCodes, PieceKind, Square};
+use crate::position::{occupied, Bitboards, Color, Piece, PieceCodes, PieceKind, Square};
 
 /// The threats a change of the board removes and adds, the same from both
 /// perspectives, as keys: found once per move
@@ -180,10 +180,6 @@ const CANCEL_BY_SEARCH: usize = 256;
 /// squares, 8 through it), two steps per changed square.
 type Found = FeatureBuffer<{ 32 * 2 * PIECE_BY_PIECE_SQUARES as usize }>;
 
-/// The squares a board's pieces occupy.
-fn occupied(board: &Bitboards) -> Bitboard {
-    board.iter().flatten().fold(0, |o, b| o | b)
-}
 
 /// A board changed piece by piece, as bitboards: the pieces by colour and
 /// kind, and the code of the piece on each square (as [`codes`]) in bit
@@ -324,10 +320,6 @@ fn code_on(bitboards: &Bitboards, index: usize) -> u8 {
     bitboards.iter().flatten().position(|&pieces| pieces & (1 << index) != 0).map_or(EMPTY, |code| code as u8)
 }
 
-/// The piece of a code.
-fn piece(code: u32) -> Piece {
-    Piece { color: if code < 6 { Color::White } else { Color::Black }, kind: PieceKind::ALL[code as usize % 6] }
-}
 
 /// For each attacking kind, the squares of `board` holding a piece of a kind
 /// it attacks as a feature (`targets` as [`super::FullThreats`]'s `TARGETS`).
@@ -354,7 +346,7 @@ fn threat_keys(board: &[u8; 64], occupied: Bitboard, attackers: Bitboard, target
             continue;
         }
         let base = (from.index() as u32) << 14 | attacker << 4;
-        for to in squares(attacks(piece(attacker), from, occupied) & targets) {
+        for to in squares(attacks(PieceCodes::piece(attacker as usize), from, occupied) & targets) {
             keys.push((base | (to.index() as u32) << 8 | u32::from(board[to.index()])) as usize);
         }
     }
@@ -416,7 +408,7 @@ mod tests {
     /// empty square: the changes of one move or so.
     fn nearby(rng: &mut Rng, board: &Bitboards) -> Bitboards {
         let mut board = *board;
-        let occupied = board.iter().flatten().fold(0, |o, b| o | b);
+        let occupied = crate::position::occupied(&board);
         let kings = board[0][PieceKind::King as usize] | board[1][PieceKind::King as usize];
         let color = rng.range(0, 1) as usize;
         let kind = rng.range(0, 4) as usize;
