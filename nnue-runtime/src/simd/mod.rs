@@ -260,6 +260,38 @@ pub unsafe trait Dot: Copy {
     /// # Safety
     /// `p` is valid for `4 * LANES` reads; the CPU supports the ISA.
     unsafe fn nonzero_mask(p: *const u8) -> u32;
+    /// Whether a sparse column kernel takes a list with values
+    /// ([`Self::COMPRESS`]) sixteen entries at a time (`LANES == 16`): the
+    /// indices read with one vector load and split in general registers
+    /// ([`Self::index_words`]), the values loaded as one register and each
+    /// broadcast from it ([`Self::dot4_lane`]), where otherwise each index
+    /// and each value is a load of its own. Only for layers of two or more
+    /// output registers (see [`crate::kernels::affine_columns_listed`]).
+    const LANE_BLOCKS: bool = false;
+    /// The sixteen u16 at `p` as four little-endian words, entry `4k + e`
+    /// in bits `16e..16e + 16` of word `k`.
+    /// # Safety
+    /// `p` is valid for sixteen reads; the CPU supports the ISA.
+    #[inline(always)]
+    unsafe fn index_words(p: *const u16) -> [u64; 4] {
+        // SAFETY: the caller guarantees 32 readable bytes; `read_unaligned`
+        // needs no alignment.
+        core::array::from_fn(|k| u64::from_le(unsafe { p.add(4 * k).cast::<u64>().read_unaligned() }))
+    }
+    /// `dot4(acc, x, w)` with `x` lane `k` of `values`.
+    /// # Safety
+    /// `k < LANES <= 16`; `w` is valid for `4 * LANES` reads; the CPU
+    /// supports the ISA.
+    #[inline(always)]
+    unsafe fn dot4_lane(acc: Self::S, values: Self::S, k: usize, w: *const i8) -> Self::S {
+        let mut lanes = [0i32; 16];
+        // SAFETY: `LANES <= 16` lanes written, lane `k < LANES` read (the
+        // caller's guarantees); `dot4`'s are the caller's.
+        unsafe {
+            Self::store(lanes.as_mut_ptr(), values);
+            Self::dot4(acc, *lanes.get_unchecked(k) as u32, w)
+        }
+    }
     /// Whether [`Self::nonzero_entries`] compresses the indices in a
     /// register (AVX-512's `vpcompressd`): a sparse layer's search then
     /// calls it once per register; otherwise the search looks

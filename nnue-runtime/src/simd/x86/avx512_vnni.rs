@@ -18,6 +18,20 @@ unsafe impl Dot for Avx512VnniDot {
         // SAFETY: the caller guarantees 64 readable weight bytes and AVX-512 VNNI.
         unsafe { _mm512_dpbusd_epi32(acc, _mm512_set1_epi32(x as i32), _mm512_loadu_si512(w.cast())) }
     }
+    const LANE_BLOCKS: bool = true;
+    #[inline(always)]
+    unsafe fn dot4_lane(acc: __m512i, values: __m512i, k: usize, w: *const i8) -> __m512i {
+        // The lane number hidden from LLVM (an empty `asm!`), or it turns
+        // the permute of a loaded register back into a broadcast load.
+        let mut k = k as u32;
+        // SAFETY: the statement is empty.
+        unsafe { core::arch::asm!("/* {0:e} */", inout(reg) k, options(pure, nomem, nostack, preserves_flags)) };
+        // SAFETY: the caller guarantees 64 readable weight bytes and AVX-512 VNNI.
+        unsafe {
+            let x = _mm512_permutexvar_epi32(_mm512_set1_epi32(k as i32), values);
+            _mm512_dpbusd_epi32(acc, x, _mm512_loadu_si512(w.cast()))
+        }
+    }
     #[inline(always)]
     unsafe fn dot(acc: __m512i, x: *const u8, w: *const i8) -> __m512i {
         // SAFETY: the caller guarantees 64 readable bytes at `x` and `w`, and AVX-512 VNNI.

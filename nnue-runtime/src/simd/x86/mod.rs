@@ -92,6 +92,20 @@ macro_rules! dot_registers {
         type S = __m512i;
         const LANES: usize = 16;
         #[inline(always)]
+        unsafe fn index_words(p: *const u16) -> [u64; 4] {
+            // SAFETY: the caller guarantees 32 readable bytes and AVX2.
+            // Through vector registers: addresses from words loaded into
+            // general registers made the column loop slower (Zen 5). The
+            // empty `asm!` hides where the registers came from, or LLVM
+            // turns the extracts back into loads of the words.
+            unsafe {
+                let (mut low, mut high) = (_mm_loadu_si128(p.cast()), _mm_loadu_si128(p.add(8).cast()));
+                core::arch::asm!("/* {0} {1} */", inout(xmm_reg) low, inout(xmm_reg) high, options(pure, nomem, nostack, preserves_flags));
+                [_mm_cvtsi128_si64(low), _mm_extract_epi64::<1>(low), _mm_cvtsi128_si64(high), _mm_extract_epi64::<1>(high)]
+                    .map(|word| word as u64)
+            }
+        }
+        #[inline(always)]
         unsafe fn zero() -> __m512i {
             // SAFETY: the caller guarantees AVX-512F.
             unsafe { _mm512_setzero_si512() }
