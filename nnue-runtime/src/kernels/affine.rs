@@ -375,6 +375,7 @@ mod tests {
     /// 64 inputs to 16 outputs, and 256 inputs to 32 outputs, whose lists
     /// reach the sixteen-entry blocks ([`crate::simd::Dot::LANE_BLOCKS`])
     /// of kernels with two registers of outputs.
+    ///
     /// `R4`, `R8` and `R16`: `OUT` over 4, 8 and 16, the output registers
     /// of 128-, 256- and 512-bit kernels.
     fn column_kernels_equal_scalar<
@@ -462,6 +463,69 @@ mod tests {
         }
         if !missing.is_empty() {
             eprintln!("NOT TESTED on this CPU (it lacks their instructions): {}", missing.into_iter().collect::<Vec<_>>().join(", "));
+        }
+    }
+
+    /// The primitives of the sixteen-entry blocks, every dot-product type
+    /// this CPU runs, overridden or not: `index_words` splits sixteen
+    /// indices into four little-endian words, and `dot4_lane` equals
+    /// `dot4` of the lane's value (inputs at most 127, the `Dot` contract).
+    #[test]
+    fn lane_primitives_equal_their_definitions() {
+        use crate::simd::Dot;
+        fn check<D: Dot>(rng: &mut crate::Rng) {
+            let indices: [u16; 16] = core::array::from_fn(|_| rng.next_u64() as u16);
+            // SAFETY: sixteen readable indices; the caller checked the CPU.
+            let words = unsafe { D::index_words(indices.as_ptr()) };
+            for (k, word) in words.into_iter().enumerate() {
+                let expected = (0..4).fold(0u64, |word, e| word | u64::from(indices[4 * k + e]) << (16 * e));
+                assert_eq!(word, expected, "{indices:?}");
+            }
+            let lanes: [i32; 16] = core::array::from_fn(|_| i32::from_ne_bytes(core::array::from_fn(|_| rng.range(0, 127) as u8)));
+            let sums: [i32; 16] = core::array::from_fn(|_| rng.next_u64() as i32);
+            let weights: [i8; 64] = core::array::from_fn(|_| rng.next_u64() as i8);
+            for k in 0..D::LANES {
+                let (mut got, mut expected) = ([0i32; 16], [0i32; 16]);
+                // SAFETY: `LANES <= 16` lanes read from and written to
+                // 16-lane arrays, `4 * LANES <= 64` weights, `k < LANES`;
+                // the caller checked the CPU.
+                unsafe {
+                    let (acc, values) = (D::load(sums.as_ptr()), D::load(lanes.as_ptr()));
+                    D::store(got.as_mut_ptr(), D::dot4_lane(acc, values, k, weights.as_ptr()));
+                    D::store(expected.as_mut_ptr(), D::dot4(acc, lanes[k] as u32, weights.as_ptr()));
+                }
+                assert_eq!(got, expected, "lane {k}");
+            }
+        }
+        let mut rng = crate::Rng::new(0x1A4E_B10C);
+        for _ in 0..200 {
+            #[cfg(target_arch = "x86_64")]
+            {
+                use crate::simd::x86::{Avx2, Avx2Dot, Avx512, Avx512Dot, Avx512Vnni, Avx512VnniDot, Avx512VnniDot256, AvxVnni, AvxVnniDot};
+                if Avx2::new().is_some() {
+                    check::<Avx2Dot>(&mut rng);
+                }
+                if AvxVnni::new().is_some() {
+                    check::<AvxVnniDot>(&mut rng);
+                }
+                if Avx512::new().is_some() {
+                    check::<Avx512Dot>(&mut rng);
+                }
+                if Avx512Vnni::new().is_some() {
+                    check::<Avx512VnniDot>(&mut rng);
+                    check::<Avx512VnniDot256>(&mut rng);
+                }
+            }
+            #[cfg(target_arch = "aarch64")]
+            {
+                use crate::simd::aarch64::{Neon, NeonDot, NeonDotprod, NeonDotprodDot};
+                if Neon::new().is_some() {
+                    check::<NeonDot>(&mut rng);
+                }
+                if NeonDotprod::new().is_some() {
+                    check::<NeonDotprodDot>(&mut rng);
+                }
+            }
         }
     }
 
