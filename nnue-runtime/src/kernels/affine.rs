@@ -499,33 +499,7 @@ mod tests {
         }
         let mut rng = crate::Rng::new(0x1A4E_B10C);
         for _ in 0..200 {
-            #[cfg(target_arch = "x86_64")]
-            {
-                use crate::simd::x86::{Avx2, Avx2Dot, Avx512, Avx512Dot, Avx512Vnni, Avx512VnniDot, Avx512VnniDot256, AvxVnni, AvxVnniDot};
-                if Avx2::new().is_some() {
-                    check::<Avx2Dot>(&mut rng);
-                }
-                if AvxVnni::new().is_some() {
-                    check::<AvxVnniDot>(&mut rng);
-                }
-                if Avx512::new().is_some() {
-                    check::<Avx512Dot>(&mut rng);
-                }
-                if Avx512Vnni::new().is_some() {
-                    check::<Avx512VnniDot>(&mut rng);
-                    check::<Avx512VnniDot256>(&mut rng);
-                }
-            }
-            #[cfg(target_arch = "aarch64")]
-            {
-                use crate::simd::aarch64::{Neon, NeonDot, NeonDotprod, NeonDotprodDot};
-                if Neon::new().is_some() {
-                    check::<NeonDot>(&mut rng);
-                }
-                if NeonDotprod::new().is_some() {
-                    check::<NeonDotprodDot>(&mut rng);
-                }
-            }
+            crate::simd::for_each_dot!(check(&mut rng));
         }
     }
 

@@ -274,12 +274,11 @@ pub unsafe fn nonzero_chunks<'a, D: Dot, const CHUNKS: usize>(
 
 #[cfg(test)]
 mod tests {
-    /// `Dot::nonzero_entries` of every x86 dot-product type this CPU runs,
-    /// the default (from `nonzero_mask`) and AVX-512's compress, lists
-    /// exactly the non-zero chunks in order, from any first index, with
-    /// their values, on random masks (chunks zero or with a single
-    /// non-zero byte).
-    #[cfg(target_arch = "x86_64")]
+    /// `Dot::nonzero_entries` of every dot-product type this CPU runs, the
+    /// default (from `nonzero_mask`) and AVX-512's compress, lists exactly
+    /// the non-zero chunks in order, from any first index, with their
+    /// values, on random masks (chunks zero or with a single non-zero
+    /// byte).
     #[test]
     fn nonzero_entries_equal_scalar() {
         fn check<D: crate::simd::Dot>(rng: &mut crate::Rng) {
@@ -305,17 +304,7 @@ mod tests {
         }
         let mut rng = crate::Rng::new(0x0002_B11D_1CE5);
         for _ in 0..2000 {
-            use crate::simd::x86::{Avx2, Avx2Dot, Avx512, Avx512Dot, Avx512Vnni, Avx512VnniDot, Avx512VnniDot256};
-            if Avx2::new().is_some() {
-                check::<Avx2Dot>(&mut rng);
-            }
-            if Avx512::new().is_some() {
-                check::<Avx512Dot>(&mut rng);
-            }
-            if Avx512Vnni::new().is_some() {
-                check::<Avx512VnniDot>(&mut rng);
-                check::<Avx512VnniDot256>(&mut rng);
-            }
+            crate::simd::for_each_dot!(check(&mut rng));
         }
     }
 
@@ -356,29 +345,7 @@ mod tests {
                     chunk[rng.range(0, 3) as usize] = rng.range(0, 127) as u8;
                 }
             }
-            #[cfg(target_arch = "x86_64")]
-            {
-                use crate::simd::x86::{Avx2, Avx2Dot, Avx512, Avx512Dot, Avx512Vnni, Avx512VnniDot};
-                if Avx2::new().is_some() {
-                    check::<Avx2Dot>(&input);
-                }
-                if Avx512::new().is_some() {
-                    check::<Avx512Dot>(&input);
-                }
-                if Avx512Vnni::new().is_some() {
-                    check::<Avx512VnniDot>(&input);
-                }
-            }
-            #[cfg(target_arch = "aarch64")]
-            {
-                use crate::simd::aarch64::{Neon, NeonDot, NeonDotprod, NeonDotprodDot};
-                if Neon::new().is_some() {
-                    check::<NeonDot>(&input);
-                }
-                if NeonDotprod::new().is_some() {
-                    check::<NeonDotprodDot>(&input);
-                }
-            }
+            crate::simd::for_each_dot!(check(&input));
         }
     }
 }

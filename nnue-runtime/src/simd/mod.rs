@@ -17,6 +17,44 @@ mod indices;
 
 pub use indices::U16x8;
 
+/// Runs `check::<D>(args)` for every dot-product type `D` whose instructions
+/// this CPU has (tests of [`Dot`] implementations and of the kernels over
+/// them), the x86 ones or the AArch64 ones.
+#[cfg(test)]
+macro_rules! for_each_dot {
+    ($check:ident($($arg:expr),*)) => {{
+        #[cfg(target_arch = "x86_64")]
+        {
+            use $crate::simd::x86::{Avx2, Avx2Dot, Avx512, Avx512Dot, Avx512Vnni, Avx512VnniDot, Avx512VnniDot256, AvxVnni, AvxVnniDot};
+            if Avx2::new().is_some() {
+                $check::<Avx2Dot>($($arg),*);
+            }
+            if AvxVnni::new().is_some() {
+                $check::<AvxVnniDot>($($arg),*);
+            }
+            if Avx512::new().is_some() {
+                $check::<Avx512Dot>($($arg),*);
+            }
+            if Avx512Vnni::new().is_some() {
+                $check::<Avx512VnniDot>($($arg),*);
+                $check::<Avx512VnniDot256>($($arg),*);
+            }
+        }
+        #[cfg(target_arch = "aarch64")]
+        {
+            use $crate::simd::aarch64::{Neon, NeonDot, NeonDotprod, NeonDotprodDot};
+            if Neon::new().is_some() {
+                $check::<NeonDot>($($arg),*);
+            }
+            if NeonDotprod::new().is_some() {
+                $check::<NeonDotprodDot>($($arg),*);
+            }
+        }
+    }};
+}
+#[cfg(test)]
+pub(crate) use for_each_dot;
+
 /// Tests an ISA's `join_16` (named by its path) against byte copies with
 /// [`check_join`], over Stockfish's 15 + 15 and the edge cases (a macro: each
 /// case needs const arguments).
