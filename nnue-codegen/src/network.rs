@@ -310,8 +310,9 @@ pub fn generate(arch: &Arch) -> TokenStream {
             /// Computes both perspectives' accumulators from scratch.
             pub fn refresh(&self, pos: &impl #rt::Position, accumulator: &mut Accumulator) {
                 let mut active = [#rt::FeatureList::default(), #rt::FeatureList::default()];
-                <FeatureSet as #rt::FeatureSet>::active_features_both(pos, &mut active);
-                self.transformer.prefetch_refresh_rows(active[1].as_slice());
+                <FeatureSet as #rt::FeatureSet>::active_features_both_with(pos, &mut active, |feature| {
+                    self.transformer.request_listed_row(feature)
+                });
                 for (p, active) in active.iter().enumerate() {
                     self.accumulate(
                         &self.transformer.biases,

@@ -62,10 +62,18 @@ pub trait FeatureSet {
     /// Both perspectives' active features (indexed by [`Color::index`]), in
     /// one walk over the pieces.
     fn active_features_both(pos: &impl Position, out: &mut [FeatureList; 2]) {
+        Self::active_features_both_with(pos, out, |_| ());
+    }
+
+    /// [`Self::active_features_both`], calling `listed` with each feature
+    /// as soon as it is listed, so that a refresh can request the feature's
+    /// row while the rest are listed.
+    fn active_features_both_with(pos: &impl Position, out: &mut [FeatureList; 2], listed: impl Fn(u32)) {
         let kings = [pos.king_square(Color::White), pos.king_square(Color::Black)];
         pos.for_each_piece(|square, piece| {
             for perspective in [Color::White, Color::Black] {
                 if let Some(index) = Self::index(perspective, kings[perspective.index()], square, piece) {
+                    listed(index as u32);
                     out[perspective.index()].push(index);
                 }
             }
@@ -88,4 +96,55 @@ pub type FeatureList = FeatureBuffer<MAX_FEATURES>;
 #[inline]
 fn relative_plane(perspective: Color, piece: Piece) -> usize {
     2 * piece.kind as usize + usize::from(piece.color != perspective)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Board, PieceKind};
+    use std::cell::RefCell;
+
+    /// `active_features_both_with` lists what `active_features` lists from
+    /// each perspective, and calls `listed` with every listed feature of
+    /// both perspectives, once each (the default body: HalfKP; the bit-plane
+    /// loop: HalfKAv2_hm).
+    fn lists_and_calls_back<S: FeatureSet>(board: &Board) {
+        let calls = RefCell::new(Vec::new());
+        let mut both = [FeatureList::default(), FeatureList::default()];
+        S::active_features_both_with(board, &mut both, |f| calls.borrow_mut().push(f));
+        let mut expected = Vec::new();
+        for perspective in [Color::White, Color::Black] {
+            let mut one = FeatureList::default();
+            S::active_features(board, perspective, &mut one);
+            let (mut got, mut want) = (both[perspective.index()].as_slice().to_vec(), one.as_slice().to_vec());
+            got.sort_unstable();
+            want.sort_unstable();
+            assert_eq!(got, want, "{} from {perspective:?}", S::NAME);
+            expected.extend(want);
+        }
+        let mut calls = calls.into_inner();
+        calls.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(calls, expected, "{}: the features `listed` was called with", S::NAME);
+    }
+
+    #[test]
+    fn listed_features_are_called_back() {
+        let piece = |color, kind| Piece { color, kind };
+        let (w, b) = (Color::White, Color::Black);
+        let pieces = [
+            (4, piece(w, PieceKind::King)),
+            (3, piece(w, PieceKind::Queen)),
+            (12, piece(w, PieceKind::Pawn)),
+            (21, piece(w, PieceKind::Knight)),
+            (62, piece(b, PieceKind::King)),
+            (52, piece(b, PieceKind::Pawn)),
+            (45, piece(b, PieceKind::Bishop)),
+            (56, piece(b, PieceKind::Rook)),
+        ];
+        let board = Board::new(w, pieces.map(|(s, p)| (Square::new(s).unwrap(), p))).unwrap();
+        lists_and_calls_back::<HalfKP>(&board);
+        lists_and_calls_back::<HalfKAv2Hm>(&board);
+        lists_and_calls_back::<HalfKAv2>(&board);
+    }
 }

@@ -16,19 +16,20 @@ pub struct Transformer<const L1: usize, const B: usize> {
     pub psqt_weights: AlignedSlice<i32>,
 }
 
-/// The rows (in lanes) whose refresh requests the second perspective's
-/// rows, whole, before summing the first's: longer than
-/// [`REQUESTED_REFRESH_MIN_LANES`], at most [`REQUESTED_REFRESH_LANES`].
-/// Interleaved A/B of `nnue bench --ops refresh` (new/old, two runs each) on
-/// a Zen 3 (AVX2): HalfKP (256 lanes) 0.959 and 0.974, the small net (128)
-/// 0.985 and 0.999; 256 lanes of each row requested on longer rows:
-/// Obsidian's net (512) 1.034, the SFNNv8 stand-in (2560) 0.987, the 17.1
-/// big net (3072) 0.993. On a Zen 5 (AVX2 and AVX-512) the small net's
-/// refresh took 0.960-0.972 of the time without the request, HalfKP's
-/// 0.99-1.035: short rows are summed before a request would help.
-pub const REQUESTED_REFRESH_LANES: usize = 256;
-/// See [`REQUESTED_REFRESH_LANES`].
-pub const REQUESTED_REFRESH_MIN_LANES: usize = 128;
+/// The longest rows (in lanes) whose refresh requests each row as its
+/// feature is listed ([`Transformer::request_listed_row`]). Interleaved A/B
+/// of `nnue bench --ops refresh` on a Zen 5 (new/old, median of 7 rounds,
+/// two runs): the small net (128 lanes) 0.886-0.905 with AVX2 and
+/// 0.911-0.920 with AVX-512 VNNI, HalfKP (256) 0.927-0.929 and 0.903-0.929,
+/// Obsidian's net (512) 0.966-0.979 and 0.952; akimbo's (768) 1.004, the
+/// 17.1 big net (3072) 1.002 and the SFNNv8 stand-in (2560) 0.973 with AVX2
+/// (one run of 5 rounds), whose refreshes stream long rows. Requesting the
+/// whole row rather than its first line gave no more (the small net 0.933
+/// against 0.927), nor did requesting the PSQT values too (0.948). This
+/// replaced the request of the second perspective's rows, whole, before the
+/// first was summed (HalfKP's refresh alone: 0.929 without it, 0.928 with
+/// it, with AVX2; 0.903 and 0.978 with AVX-512 VNNI).
+pub const LISTED_REQUEST_LANES: usize = 512;
 
 impl<const L1: usize, const B: usize> Transformer<L1, B> {
     /// Reads biases, weights and PSQT weights (in that order). Biases and
@@ -52,11 +53,15 @@ impl<const L1: usize, const B: usize> Transformer<L1, B> {
         crate::kernels::SetUpdates::prefetch_rows::<L1, B>(&update, lanes);
     }
 
-    /// Asks for the rows of the second perspective of a refresh before the
-    /// first is summed, for rows of some lengths ([`REQUESTED_REFRESH_LANES`]).
-    pub fn prefetch_refresh_rows(&self, features: &[u32]) {
-        if L1 > REQUESTED_REFRESH_MIN_LANES && L1 <= REQUESTED_REFRESH_LANES {
-            self.prefetch_rows(&[], features, L1);
+    /// Asks for the first cache line of `feature`'s row as a refresh lists
+    /// it, for rows of at most [`LISTED_REQUEST_LANES`] lanes: the rows are
+    /// then fetched while the rest of the features are listed, where they
+    /// were requested only by the loop adding them. (Out of range, the
+    /// request is for nothing: a prefetch never faults.)
+    #[inline(always)]
+    pub fn request_listed_row(&self, feature: u32) {
+        if L1 <= LISTED_REQUEST_LANES {
+            crate::simd::prefetch(self.weights.as_ptr().wrapping_add(feature as usize * L1));
         }
     }
 
