@@ -297,6 +297,44 @@ pub fn generate(arch: &Arch) -> TokenStream {
     } else {
         quote!(backend.accumulator_lanes())
     };
+    // Layers reading activations that AVX2 leaves in the packs' order
+    // (`stack::PackedInput`): proved and laid out in that order for the
+    // backends whose activations pack.
+    let packs = !crate::stack::packed_orders(arch).is_empty();
+    let prove_packed = if packs {
+        quote! {
+            let packed = Self::packs_activations(backend);
+            let proof = prove(&transformer, &stacks, packed);
+        }
+    } else {
+        quote!(let proof = prove(&transformer, &stacks);)
+    };
+    let order_packed = packs.then(|| {
+        quote! {
+            if packed {
+                network.stacks.iter_mut().for_each(LayerStack::order_packed_inputs);
+            }
+        }
+    });
+    let packs_activations = packs.then(|| {
+        let arms = TARGETS.iter().filter(|t| t.packs_activations).map(|t| {
+            let (arch, variant) = (t.arch, ident(t.variant));
+            quote! {
+                #[cfg(target_arch = #arch)]
+                #rt::Backend::#variant(_) => true,
+            }
+        });
+        quote! {
+            /// Whether `backend`'s activations leave their bytes in the
+            /// packs' order for the next layer.
+            fn packs_activations(backend: #rt::Backend) -> bool {
+                match backend {
+                    #(#arms)*
+                    _ => false,
+                }
+            }
+        }
+    });
     let bullet_read = arch.is_bullet().then(|| crate::bullet::read(arch));
     let accumulator_methods = if plain {
         quote! {
@@ -536,7 +574,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 stacks: ::std::boxed::Box<[LayerStack]>,
                 options: #rt::LoadOptions,
             ) -> ::core::result::Result<Self, #rt::LoadError> {
-                let proof = prove(&transformer, &stacks);
+                #prove_packed
                 if !options.allow_overflow {
                     proof.check()?;
                 }
@@ -544,12 +582,15 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 if let ::core::option::Option::Some(lanes) = Self::lane_packing(backend) {
                     network.transformer.permute_lanes(lanes);
                 }
+                #order_packed
                 if backend != #rt::Backend::Scalar {
                     network.stacks.iter_mut().for_each(LayerStack::prepare_columns);
                 }
                 #prepare_accumulator_order
                 ::core::result::Result::Ok(network)
             }
+
+            #packs_activations
 
             /// The register width whose packing order `backend` stores the
             /// accumulator lanes in, if it permutes them.

@@ -42,7 +42,11 @@ pub fn generate(arch: &Arch) -> TokenStream {
     } else {
         crate::composed::proof(arch)
     };
-    let steps = arch.layers.iter().map(|layer| step(arch, layer));
+    // With activations packed by AVX2, the layers reading them are proved
+    // as their weights are then laid out (`packed`).
+    let packs = !crate::stack::packed_orders(arch).is_empty();
+    let (packed_param, packed_arg) = if packs { (quote!(, packed: bool), quote!(, packed)) } else { (quote!(), quote!()) };
+    let steps = arch.layers.iter().enumerate().map(|(i, layer)| step(arch, i, layer));
     // The stack's value, through locals when it is a sum or rescaled.
     let mut value_steps = Vec::new();
     let mut value = match arch.output.value.as_slice() {
@@ -72,12 +76,12 @@ pub fn generate(arch: &Arch) -> TokenStream {
     quote! {
         /// Bounds every integer a net computes, for every legal position:
         /// the accumulators, then each layer stack and its evaluation.
-        fn prove(transformer: &Transformer, stacks: &[LayerStack]) -> #rt::OverflowProof {
+        fn prove(transformer: &Transformer, stacks: &[LayerStack] #packed_param) -> #rt::OverflowProof {
             let mut proof = #rt::OverflowProof::default();
             #transformer
             let transformed = #rt::overflow::Interval::new(#low, #top);
             for (stack, layers) in stacks.iter().enumerate() {
-                let positional = layers.prove(stack, transformed, &mut proof);
+                let positional = layers.prove(stack, transformed, &mut proof #packed_arg);
                 let psqt = psqt.get(stack).copied();
                 let combine = #rt::overflow::layers::Combine::#combine;
                 #rt::overflow::layers::evaluation(&mut proof, stack, psqt, positional, #scale, combine);
@@ -88,7 +92,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
         impl LayerStack {
             /// The range of this stack's output when every transformer output
             /// lies in `input`; records each layer's bounds.
-            fn prove(&self, stack: usize, input: #rt::overflow::Interval, proof: &mut #rt::OverflowProof) -> #rt::overflow::Interval {
+            fn prove(&self, stack: usize, input: #rt::overflow::Interval, proof: &mut #rt::OverflowProof #packed_param) -> #rt::overflow::Interval {
                 let input = ::std::vec![input; TRANSFORMED];
                 #(#steps)*
                 #(#value_steps)*
@@ -119,7 +123,7 @@ fn slice(slice: &Slice, arch: &Arch) -> TokenStream {
 }
 
 /// One layer's output ranges, in a local of its name.
-fn step(arch: &Arch, layer: &nnue_spec::ir::Layer) -> TokenStream {
+fn step(arch: &Arch, index: usize, layer: &nnue_spec::ir::Layer) -> TokenStream {
     let rt = runtime();
     let name = ident(&layer.name);
     let label = &layer.name;
@@ -129,6 +133,28 @@ fn step(arch: &Arch, layer: &nnue_spec::ir::Layer) -> TokenStream {
             let (input, padded) = (input(), int(padded_inputs));
             // The i16 sums of two chunks, where the loaded layer lets the
             // column kernel pair them.
+            if let Some((_, order)) = crate::stack::packed_orders(arch).into_iter().find(|(i, _)| *i == index) {
+                // Weights and input ranges in the packs' order where the
+                // backend packs (the bytes left out meet zero weights).
+                let paired = crate::targets::column_pairs(layer).map(|pairs| {
+                    quote!(#rt::overflow::layers::paired(proof, #label, stack, &weights, #padded, #rt::overflow::layers::ChunkPairs::#pairs, #rt::scalar::PairedSums::of(&weights, #padded));)
+                });
+                return quote! {
+                    let #name = {
+                        let (weights, input) = if packed {
+                            let order = #order;
+                            (
+                                #rt::kernels::layout::ordered_inputs(&self.#name.weights, #padded, &order),
+                                #rt::kernels::layout::reorder(#input, &order, #rt::overflow::Interval::point(0)),
+                            )
+                        } else {
+                            (self.#name.weights.to_vec(), (#input).to_vec())
+                        };
+                        #paired
+                        #rt::overflow::layers::affine(proof, #label, stack, &self.#name.biases, &weights, #padded, &input)
+                    };
+                };
+            }
             let paired = crate::targets::column_pairs(layer).map(|pairs| {
                 quote!(#rt::overflow::layers::paired(proof, #label, stack, &self.#name.weights, #padded, #rt::overflow::layers::ChunkPairs::#pairs, self.#name.paired);)
             });

@@ -70,6 +70,21 @@ pub fn generate(arch: &Arch) -> TokenStream {
         quote!(self.#name.to_columns();)
     });
     let body = propagate_body(arch, None, false);
+    let packed = packed_orders(arch);
+    let order_packed = (!packed.is_empty()).then(|| {
+        let steps = packed.iter().map(|(i, order)| {
+            let name = ident(&arch.layers[*i].name);
+            quote!(self.#name.order_inputs(&#order);)
+        });
+        quote! {
+            /// Lays out the inputs of the layers that read activations
+            /// packed by AVX2 in the packs' order (before the column
+            /// layout).
+            fn order_packed_inputs(&mut self) {
+                #(#steps)*
+            }
+        }
+    });
     quote! {
         /// The parameters of one layer stack.
         pub struct LayerStack {
@@ -89,6 +104,8 @@ pub fn generate(arch: &Arch) -> TokenStream {
             fn prepare_columns(&mut self) {
                 #(#columns)*
             }
+
+            #order_packed
 
             /// The scalar forward pass.
             fn propagate_scalar(
@@ -197,6 +214,12 @@ fn element(arch: &Arch, layer: usize, index: usize) -> TokenStream {
 /// `[u8; 32]` (see [`array_len`]).
 fn joined_in_registers(arch: &Arch, layer: &Layer, target: Option<&Target>) -> Option<(usize, usize)> {
     target?;
+    joinable_16(arch, layer)
+}
+
+/// The lengths `(la, lb)` of a concatenation of two u8 layer outputs of 16
+/// values, each read from its start, at most 32 bytes together.
+fn joinable_16(arch: &Arch, layer: &Layer) -> Option<(usize, usize)> {
     if !matches!(layer.kind, LayerKind::Concat) {
         return None;
     }
@@ -209,6 +232,128 @@ fn joined_in_registers(arch: &Arch, layer: &Layer, target: Option<&Target>) -> O
         Source::Transformer => false,
     };
     (whole_16(a) && whole_16(b) && (1..=16).contains(&a.len) && b.len <= 16).then_some((a.len, b.len))
+}
+
+/// How an affine layer's input is left by the targets that pack their
+/// activations ([`Target::packs_activations`], AVX2): in the packs' byte
+/// order, which the layer's weights are laid out for when the net is
+/// loaded for such a target ([`packed_order`]), so that no permute puts
+/// the bytes back in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PackedInput {
+    /// All of an activation layer (`ClippedReLU` or `SqrClippedReLU`, a
+    /// multiple of 32 values).
+    Activation(usize),
+    /// A concatenation of the first `la` and `lb` values of two activation
+    /// layers of 16 values, packed together whole (32 bytes); the values
+    /// it leaves out get weights of zero.
+    Joined { concat: usize, a: usize, b: usize, la: usize, lb: usize },
+}
+
+/// [`PackedInput`] of affine layer `index`, if its input is packed: all of
+/// one layer's output that only it reads, and the layer's rows exactly
+/// that long.
+pub(crate) fn packed_input(arch: &Arch, index: usize) -> Option<PackedInput> {
+    let layer = &arch.layers[index];
+    let LayerKind::Affine { padded_inputs, .. } = layer.kind else { return None };
+    let [slice] = &layer.inputs[..] else { return None };
+    let Source::Layer(s) = slice.source else { return None };
+    let source = &arch.layers[s];
+    if slice.start != 0 || slice.len != source.output_dimensions || !read_once(arch, s) {
+        return None;
+    }
+    let packable = |i: usize, n: usize| {
+        let l = &arch.layers[i];
+        matches!(l.kind, LayerKind::ClippedReLU { .. } | LayerKind::SqrClippedReLU { .. }) && simd_activation(l) && l.output_dimensions == n
+    };
+    if packable(s, source.output_dimensions) && source.output_dimensions.is_multiple_of(32) && padded_inputs == source.output_dimensions {
+        return Some(PackedInput::Activation(s));
+    }
+    let (la, lb) = joinable_16(arch, source)?;
+    let [Source::Layer(a), Source::Layer(b)] = [source.inputs[0].source, source.inputs[1].source] else { return None };
+    (packable(a, 16) && packable(b, 16) && padded_inputs == 32).then_some(PackedInput::Joined { concat: s, a, b, la, lb })
+}
+
+/// The affine layers with a [`PackedInput`], and the expression of its
+/// order at load (`Vec<Option<usize>>`, see `kernels::layout`).
+pub(crate) fn packed_orders(arch: &Arch) -> Vec<(usize, TokenStream)> {
+    let rt = runtime();
+    (0..arch.layers.len())
+        .filter_map(|i| {
+            let order = match packed_input(arch, i)? {
+                PackedInput::Activation(s) => {
+                    let n = int(arch.layers[s].output_dimensions);
+                    quote!(#rt::kernels::layout::avx2_packed_order(#n))
+                }
+                PackedInput::Joined { la, lb, .. } => {
+                    let (la, lb) = (int(la), int(lb));
+                    quote!(#rt::kernels::layout::avx2_joined_order(#la, #lb))
+                }
+            };
+            Some((i, order))
+        })
+        .collect()
+}
+
+/// The packed input that layer `index` is, if a target packing activations
+/// computes it packed (see [`PackedInput`]).
+fn packed_by_reader(arch: &Arch, index: usize, target: Option<&Target>) -> Option<PackedInput> {
+    if !target?.packs_activations {
+        return None;
+    }
+    (0..arch.layers.len()).filter_map(|i| packed_input(arch, i)).find(|p| match *p {
+        PackedInput::Activation(s) => s == index,
+        PackedInput::Joined { concat, .. } => concat == index,
+    })
+}
+
+/// `runtime::simd::Activation` of an activation layer.
+fn activation_value(layer: &Layer) -> TokenStream {
+    let rt = runtime();
+    match layer.kind {
+        LayerKind::ClippedReLU { shift, max } => {
+            let (shift, max) = (lit(i64::from(shift)), lit(i64::from(max)));
+            quote!(#rt::simd::Activation::Clipped { shift: #shift, max: #max })
+        }
+        LayerKind::SqrClippedReLU { shift, max } => {
+            let (after, max) = (lit(i64::from(shift) - 16), lit(i64::from(max)));
+            quote!(#rt::simd::Activation::Square { shift_after_16: #after, max: #max })
+        }
+        _ => unreachable!("packed_input takes ClippedReLU and SqrClippedReLU layers"),
+    }
+}
+
+/// Layer `index` computed packed for the next layer (see [`PackedInput`]),
+/// then in order for the trace only, in a block of its own (dead code when
+/// nothing traces).
+fn packed_step(arch: &Arch, packed: PackedInput, target: &Target, halves: bool) -> TokenStream {
+    let (index, compute) = match packed {
+        PackedInput::Activation(s) => {
+            let layer = &arch.layers[s];
+            let (name, n, f) = (ident(&layer.name), int(layer.output_dimensions), activation_value(layer));
+            let input = slice_ref(&layer.inputs[0], arch, Some(target));
+            (s, quote! {
+                let mut #name = [0u8; #n];
+                cpu.activation_packed::<#n>(#f, #input, &mut #name);
+            })
+        }
+        PackedInput::Joined { concat, a, b, .. } => {
+            let (a, b) = (&arch.layers[a], &arch.layers[b]);
+            let name = ident(&arch.layers[concat].name);
+            let (fa, fb) = (activation_value(a), activation_value(b));
+            let (ia, ib) = (slice_ref(&a.inputs[0], arch, Some(target)), slice_ref(&b.inputs[0], arch, Some(target)));
+            (concat, quote! {
+                let #name = cpu.activations_joined_16(#fa, #ia, #fb, #ib);
+            })
+        }
+    };
+    let in_order = compute_and_trace(arch, &arch.layers[index], Some(target), halves);
+    quote! {
+        #compute
+        {
+            #in_order
+        }
+    }
 }
 
 /// Length of the local array holding layer `index`'s output: its output
@@ -252,7 +397,11 @@ fn layer_step(arch: &Arch, layer: &Layer, target: Option<&Target>, halves: bool)
         let into_float = arch.layers[index + 1..].iter().take(2).any(|l| float_input_chain(arch, l).contains(&index));
         screlu || into_float
     });
-    if fused { TokenStream::new() } else { compute_and_trace(arch, layer, target, halves) }
+    match (fused, packed_by_reader(arch, index, target)) {
+        (true, _) => TokenStream::new(),
+        (false, Some(packed)) => packed_step(arch, packed, target.expect("packed on a target"), halves),
+        (false, None) => compute_and_trace(arch, layer, target, halves),
+    }
 }
 
 /// Whether layer `i` is read by one layer only and by no output.

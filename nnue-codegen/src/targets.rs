@@ -31,6 +31,10 @@ pub struct Target {
     pub max_tile: usize,
     /// i32 lanes of the widest dot-product register.
     pub dot_lanes: usize,
+    /// Whether its activations leave their bytes in the packs' order for
+    /// the next layer, whose weights are laid out for it at load (AVX2's
+    /// [`crate::stack::packed_input`]), instead of permuting them back.
+    pub packs_activations: bool,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -42,21 +46,22 @@ const fn x86(
     lanes: usize,
     max_tile: usize,
     dot_lanes: usize,
+    packs_activations: bool,
 ) -> Target {
-    Target { module, variant, name, arch: "x86_64", simd: "x86", token: variant, features, lanes, max_tile, dot_lanes }
+    Target { module, variant, name, arch: "x86_64", simd: "x86", token: variant, features, lanes, max_tile, dot_lanes, packs_activations }
 }
 
 const fn arm(module: &'static str, variant: &'static str, name: &'static str, features: &'static str) -> Target {
     // 32 vector registers: 16 for the accumulator tile, the rest for rows.
-    Target { module, variant, name, arch: "aarch64", simd: "aarch64", token: variant, features, lanes: 8, max_tile: 16, dot_lanes: 4 }
+    Target { module, variant, name, arch: "aarch64", simd: "aarch64", token: variant, features, lanes: 8, max_tile: 16, dot_lanes: 4, packs_activations: false }
 }
 
 /// Every target, x86-64 first.
 pub const TARGETS: [Target; 6] = [
-    x86("avx2", "Avx2", "AVX2", "avx2,popcnt", 16, 16, 8),
-    x86("avx_vnni", "AvxVnni", "AVX2 + AVX-VNNI", "avx2,popcnt,avxvnni", 16, 16, 8),
-    x86("avx512", "Avx512", "AVX-512 F/BW/VL", "avx2,popcnt,avx512f,avx512bw,avx512vl", 32, 16, 16),
-    x86("avx512_vnni", "Avx512Vnni", "AVX-512 F/BW/VL + VNNI", "avx2,popcnt,avx512f,avx512bw,avx512vl,avx512vnni", 32, 16, 16),
+    x86("avx2", "Avx2", "AVX2", "avx2,popcnt", 16, 16, 8, true),
+    x86("avx_vnni", "AvxVnni", "AVX2 + AVX-VNNI", "avx2,popcnt,avxvnni", 16, 16, 8, true),
+    x86("avx512", "Avx512", "AVX-512 F/BW/VL", "avx2,popcnt,avx512f,avx512bw,avx512vl", 32, 16, 16, false),
+    x86("avx512_vnni", "Avx512Vnni", "AVX-512 F/BW/VL + VNNI", "avx2,popcnt,avx512f,avx512bw,avx512vl,avx512vnni", 32, 16, 16, false),
     arm("neon", "Neon", "NEON", "neon"),
     arm("neon_dotprod", "NeonDotprod", "NEON + dot product", "neon,dotprod"),
 ];

@@ -77,6 +77,17 @@ impl<const IN: usize, const PADDED: usize, const OUT: usize> Affine<IN, PADDED, 
         self.weights = AlignedSlice::from_slice(&crate::kernels::layout::to_columns(&self.weights, OUT, PADDED));
     }
 
+    /// Lays each row's inputs out in `order` (`PADDED` entries, see
+    /// [`crate::kernels::layout::ordered_inputs`]), for an input whose
+    /// producer leaves its values in that order (AVX2's packed
+    /// activations), and decides the pairs of chunks again on the new
+    /// rows. Before [`Self::to_columns`]; [`Self::propagate`] must not be
+    /// used afterwards.
+    pub fn order_inputs(&mut self, order: &[Option<usize>]) {
+        self.weights = AlignedSlice::from_slice(&crate::kernels::layout::ordered_inputs(&self.weights, PADDED, order));
+        self.paired = PairedSums::of(&self.weights, PADDED);
+    }
+
     /// How many weights in the padding columns (`IN..PADDED`) are not zero.
     /// They never meet a non-zero input, so they do not change results; but
     /// trainers usually write zeros there, which tells apart architectures

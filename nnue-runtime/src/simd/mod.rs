@@ -385,6 +385,36 @@ pub unsafe trait Activations {
     unsafe fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(input: &[i32; N], max: i16, out: &mut [u8; N]);
 }
 
+/// One activation of i32 sums to bytes, for the kernels that take it as a
+/// value rather than as their name and const parameters (the packed
+/// activations of AVX2, [`x86::Avx2Activations::packed`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Activation {
+    /// `clamp(x >> shift, 0, max)`, as [`crate::scalar::clipped_relu`].
+    Clipped { shift: i32, max: i16 },
+    /// `min((x^2) >> (16 + shift_after_16), max)`, as
+    /// [`crate::scalar::sqr_clipped_relu`] when `32767^2 >> (16 +
+    /// shift_after_16)` is at least `max`.
+    Square { shift_after_16: i32, max: i16 },
+}
+
+#[cfg(test)]
+impl Activation {
+    /// `input` activated into `out` by the scalar reference.
+    pub(crate) fn scalar(self, input: &[i32], out: &mut [u8]) {
+        for (o, &x) in out.iter_mut().zip(input) {
+            let (mut one, single) = ([0u8; 1], [x]);
+            match self {
+                Activation::Clipped { shift, max } => crate::scalar::clipped_relu(&single, shift as u32, i32::from(max), &mut one),
+                Activation::Square { shift_after_16, max } => {
+                    crate::scalar::sqr_clipped_relu(&single, 16 + shift_after_16 as u32, i32::from(max), &mut one)
+                }
+            }
+            *o = one[0];
+        }
+    }
+}
+
 /// Checks an ISA's activations against [`crate::scalar`]'s on random inputs
 /// of every magnitude: `clipped` must shift by 6 and `sqr` by 16 + 3, both
 /// with a maximum of 127 (as Stockfish's layers do).

@@ -2,6 +2,7 @@
 //! eight i32 values to eight bytes per step, in order; and on AVX2 and
 //! AVX-512, thirty-two (or sixteen) per step.
 
+use crate::simd::Activation;
 use core::arch::x86_64::*;
 
 /// `out[i] = clamp(input[i] >> SHIFT, 0, max)`, equal to
@@ -157,6 +158,89 @@ unsafe impl crate::simd::Activations for Avx2Activations {
     }
 }
 
+/// `f` of the sixteen values at `p` as 16-bit lanes, in the order of
+/// `_mm256_packs_epi32`: values `0..4, 8..12` in the low 128-bit lane,
+/// `4..8, 12..16` in the high one.
+///
+/// # Safety
+/// `p` is readable for sixteen i32; the CPU supports AVX2.
+#[inline(always)]
+unsafe fn avx2_words(f: Activation, p: *const i32) -> __m256i {
+    // SAFETY: the caller guarantees the reads and AVX2.
+    unsafe {
+        let (a, b) = (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.add(8).cast()));
+        match f {
+            Activation::Clipped { shift, max } => {
+                let shift = _mm_cvtsi32_si128(shift);
+                avx2_clamp(_mm256_packs_epi32(_mm256_sra_epi32(a, shift), _mm256_sra_epi32(b, shift)), max)
+            }
+            Activation::Square { shift_after_16, max } => {
+                let words = _mm256_packs_epi32(a, b);
+                let squares = _mm256_srl_epi16(_mm256_mulhi_epi16(words, words), _mm_cvtsi32_si128(shift_after_16));
+                _mm256_min_epi16(squares, _mm256_set1_epi16(max))
+            }
+        }
+    }
+}
+
+impl Avx2Activations {
+    /// `f` of `input` as bytes in the packs' order, which the permute of
+    /// [`Self::clipped_relu`] would undo: in every 32 bytes, the four-byte
+    /// chunks hold the values of chunks `0, 2, 4, 6, 1, 3, 5, 7` in order
+    /// ([`crate::kernels::layout::avx2_packed_order`]). For a layer whose
+    /// weights are laid out for it ([`crate::scalar::Affine::order_inputs`]).
+    /// `N` must be a multiple of 32, `f`'s maximum at most 127 and a
+    /// square's shift one whose 16-bit high product reaches it.
+    ///
+    /// # Safety
+    /// The CPU supports AVX2.
+    #[inline(always)]
+    pub unsafe fn packed<const N: usize>(f: Activation, input: &[i32; N], out: &mut [u8; N]) {
+        const { assert!(N.is_multiple_of(32)) };
+        check_activation(f);
+        for (src, dst) in input.chunks_exact(32).zip(out.chunks_exact_mut(32)) {
+            // SAFETY: the loads read the 32 i32 of `src`, the store writes
+            // the 32 bytes of `dst`; the caller guarantees AVX2.
+            unsafe {
+                let p = src.as_ptr();
+                _mm256_storeu_si256(dst.as_mut_ptr().cast(), _mm256_packus_epi16(avx2_words(f, p), avx2_words(f, p.add(16))));
+            }
+        }
+    }
+
+    /// `fa` of `a` and `fb` of `b` (sixteen values each) as 32 bytes with
+    /// one pack: chunks `0, 2` of `a`, `0, 2` of `b`, `1, 3` of `a`, `1, 3`
+    /// of `b` ([`crate::kernels::layout::avx2_joined_order`]), where joining
+    /// them in order takes a permute and shifts. For a layer reading their
+    /// concatenation whose weights are laid out for it.
+    ///
+    /// # Safety
+    /// The CPU supports AVX2.
+    #[inline(always)]
+    pub unsafe fn joined_16(fa: Activation, a: &[i32; 16], fb: Activation, b: &[i32; 16]) -> [u8; 32] {
+        check_activation(fa);
+        check_activation(fb);
+        let mut out = [0u8; 32];
+        // SAFETY: the loads read the 16 i32 of `a` and of `b`, the store
+        // writes the 32 bytes of `out`; the caller guarantees AVX2.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), _mm256_packus_epi16(avx2_words(fa, a.as_ptr()), avx2_words(fb, b.as_ptr()))) };
+        out
+    }
+}
+
+/// The conditions under which the 16-bit activations equal the scalar ones
+/// (see [`crate::simd::Activations`]); inlined, so that a constant `f`
+/// checks nothing at run time.
+#[inline(always)]
+fn check_activation(f: Activation) {
+    match f {
+        Activation::Clipped { shift, max } => assert!((0..=127).contains(&max) && (0..32).contains(&shift)),
+        Activation::Square { shift_after_16, max } => {
+            assert!((0..=127).contains(&max) && (0..16).contains(&shift_after_16) && (32767i64 * 32767) >> (16 + shift_after_16) >= i64::from(max))
+        }
+    }
+}
+
 /// The activations with AVX-512 F/BW/VL: 32 values per step in two 512-bit
 /// registers, packed to 16-bit lanes in one, then to bytes with one
 /// truncating move; 16 per step (one register narrowed to 16-bit lanes)
@@ -285,6 +369,55 @@ mod tests {
         crate::simd::check_activations(|i, m, o| unsafe { clipped(i, m, o) }, |i, m, o| unsafe { sqr(i, m, o) });
         // SAFETY: as above.
         crate::simd::check_activations(|i, m, o| unsafe { halves(i, m, o, false) }, |i, m, o| unsafe { halves(i, m, o, true) });
+    }
+
+    /// AVX2's packed and joined activations hold the scalar values in the
+    /// orders the weights are laid out for.
+    #[test]
+    fn avx2_packed_in_their_orders() {
+        use crate::kernels::layout::{avx2_joined_order, avx2_packed_order, reorder};
+        use crate::simd::Activation;
+        if crate::simd::x86::Avx2::new().is_none() {
+            eprintln!("NOT TESTED on this CPU (it lacks their instructions): avx2 packed activations");
+            return;
+        }
+        #[target_feature(enable = "avx2")]
+        fn packed(f: Activation, input: &[i32; 64], out: &mut [u8; 64]) {
+            // SAFETY: called only where the CPU has AVX2 (checked above).
+            unsafe { super::Avx2Activations::packed::<64>(f, input, out) }
+        }
+        #[target_feature(enable = "avx2")]
+        fn joined(fa: Activation, a: &[i32; 16], fb: Activation, b: &[i32; 16]) -> [u8; 32] {
+            // SAFETY: as above.
+            unsafe { super::Avx2Activations::joined_16(fa, a, fb, b) }
+        }
+        let functions = [
+            Activation::Clipped { shift: 6, max: 127 },
+            Activation::Clipped { shift: 7, max: 100 },
+            Activation::Square { shift_after_16: 3, max: 127 },
+            Activation::Square { shift_after_16: 5, max: 127 },
+        ];
+        let mut rng = crate::Rng::new(0x5EED_0F_0DE5);
+        for _ in 0..500 {
+            let input: [i32; 64] = core::array::from_fn(|_| (rng.next_u64() as i32) >> (rng.next_u64() % 27));
+            for f in functions {
+                let mut expected = [0u8; 64];
+                f.scalar(&input, &mut expected);
+                let mut out = [0u8; 64];
+                // SAFETY: the CPU has AVX2 (checked above).
+                unsafe { packed(f, &input, &mut out) };
+                assert_eq!(out.to_vec(), reorder(&expected, &avx2_packed_order(64), 0), "{f:?} {input:?}");
+            }
+            for (fa, fb) in [(functions[2], functions[0]), (functions[1], functions[3])] {
+                let (a, b): (&[i32; 16], &[i32; 16]) = (input[..16].try_into().unwrap(), input[16..32].try_into().unwrap());
+                let mut expected = [0u8; 32];
+                fa.scalar(a, &mut expected[..16]);
+                fb.scalar(b, &mut expected[16..]);
+                // SAFETY: the CPU has AVX2 (checked above).
+                let out = unsafe { joined(fa, a, fb, b) };
+                assert_eq!(out.to_vec(), reorder(&expected, &avx2_joined_order(16, 16), 0), "{fa:?} {fb:?} {input:?}");
+            }
+        }
     }
 
     /// The AVX-512 steps, where the CPU has them.

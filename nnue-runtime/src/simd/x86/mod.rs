@@ -215,3 +215,28 @@ backend_token!(
     /// layers).
     Avx512Vnni, Isa::Avx512Vnni, "avx2,popcnt,avx512f,avx512bw,avx512vl,avx512vnni", Avx512Lanes, Avx512VnniDot, Avx512VnniDot256, Avx512Activations
 );
+
+/// The packed activations of AVX2 ([`Avx2Activations::packed`] and
+/// [`Avx2Activations::joined_16`]) on the backends whose activations are
+/// AVX2's, inlined into the `#[target_feature]` function calling them.
+macro_rules! packed_activations {
+    ($($token:ty),*) => {$(
+        impl crate::simd::Inside<$token> {
+            /// [`Avx2Activations::packed`].
+            #[inline(always)]
+            pub fn activation_packed<const N: usize>(self, f: crate::simd::Activation, input: &[i32; N], out: &mut [u8; N]) {
+                // SAFETY: an `Inside` exists only if the CPU supports the
+                // ISA, AVX2 included.
+                unsafe { Avx2Activations::packed::<N>(f, input, out) }
+            }
+
+            /// [`Avx2Activations::joined_16`].
+            #[inline(always)]
+            pub fn activations_joined_16(self, fa: crate::simd::Activation, a: &[i32; 16], fb: crate::simd::Activation, b: &[i32; 16]) -> [u8; 32] {
+                // SAFETY: as above.
+                unsafe { Avx2Activations::joined_16(fa, a, fb, b) }
+            }
+        }
+    )*};
+}
+packed_activations!(Avx2, AvxVnni);
