@@ -131,8 +131,6 @@ fn step(arch: &Arch, index: usize, layer: &nnue_spec::ir::Layer) -> TokenStream 
     let value = match layer.kind {
         LayerKind::Affine { padded_inputs, .. } => {
             let (input, padded) = (input(), int(padded_inputs));
-            // The i16 sums of two chunks, where the loaded layer lets the
-            // column kernel pair them.
             if let Some((_, order)) = crate::stack::packed_orders(arch).into_iter().find(|(i, _)| *i == index) {
                 // Weights and input ranges in the packs' order where the
                 // backend packs (the bytes left out meet zero weights).
@@ -155,6 +153,8 @@ fn step(arch: &Arch, index: usize, layer: &nnue_spec::ir::Layer) -> TokenStream 
                     };
                 };
             }
+            // The i16 sums of two chunks, where the loaded layer lets the
+            // column kernel pair them.
             let paired = crate::targets::column_pairs(layer).map(|pairs| {
                 quote!(#rt::overflow::layers::paired(proof, #label, stack, &self.#name.weights, #padded, #rt::overflow::layers::ChunkPairs::#pairs, self.#name.paired);)
             });

@@ -237,7 +237,7 @@ fn joinable_16(arch: &Arch, layer: &Layer) -> Option<(usize, usize)> {
 /// How an affine layer's input is left by the targets that pack their
 /// activations ([`Target::packs_activations`], AVX2): in the packs' byte
 /// order, which the layer's weights are laid out for when the net is
-/// loaded for such a target ([`packed_order`]), so that no permute puts
+/// loaded for such a target ([`packed_orders`]), so that no permute puts
 /// the bytes back in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum PackedInput {
