@@ -398,7 +398,8 @@ pub enum Activation {
     Square { shift_after_16: i32, max: i16 },
 }
 
-#[cfg(test)]
+// Only the tests of AVX2's packed activations use it.
+#[cfg(all(test, target_arch = "x86_64"))]
 impl Activation {
     /// `input` activated into `out` by the scalar reference.
     pub(crate) fn scalar(self, input: &[i32], out: &mut [u8]) {
