@@ -131,14 +131,13 @@ fn step(arch: &Arch, index: usize, layer: &nnue_spec::ir::Layer) -> TokenStream 
     let value = match layer.kind {
         LayerKind::Affine { padded_inputs, .. } => {
             let (input, padded) = (input(), int(padded_inputs));
-            if let Some((_, order)) = crate::stack::packed_orders(arch).into_iter().find(|(i, _)| *i == index) {
-                // Weights and input ranges in the packs' order where the
-                // backend packs (the bytes left out meet zero weights).
-                let paired = crate::targets::column_pairs(layer).map(|pairs| {
-                    quote!(#rt::overflow::layers::paired(proof, #label, stack, &weights, #padded, #rt::overflow::layers::ChunkPairs::#pairs, #rt::scalar::PairedSums::of(&weights, #padded));)
-                });
-                return quote! {
-                    let #name = {
+            // Where the layer reads activations the backend packs, its
+            // weights and input ranges in the packs' order (the bytes left
+            // out meet zero weights), as the kernel reads them.
+            let packed_order = crate::stack::packed_orders(arch).into_iter().find(|(i, _)| *i == index);
+            let (prelude, weights, input, decided) = match packed_order {
+                Some((_, order)) => (
+                    quote! {
                         let (weights, input) = if packed {
                             let order = #order;
                             (
@@ -148,19 +147,22 @@ fn step(arch: &Arch, index: usize, layer: &nnue_spec::ir::Layer) -> TokenStream 
                         } else {
                             (self.#name.weights.to_vec(), (#input).to_vec())
                         };
-                        #paired
-                        #rt::overflow::layers::affine(proof, #label, stack, &self.#name.biases, &weights, #padded, &input)
-                    };
-                };
-            }
+                    },
+                    quote!(&weights),
+                    quote!(&input),
+                    quote!(#rt::scalar::PairedSums::of(&weights, #padded)),
+                ),
+                None => (quote!(), quote!(&self.#name.weights), input, quote!(self.#name.paired)),
+            };
             // The i16 sums of two chunks, where the loaded layer lets the
             // column kernel pair them.
             let paired = crate::targets::column_pairs(layer).map(|pairs| {
-                quote!(#rt::overflow::layers::paired(proof, #label, stack, &self.#name.weights, #padded, #rt::overflow::layers::ChunkPairs::#pairs, self.#name.paired);)
+                quote!(#rt::overflow::layers::paired(proof, #label, stack, #weights, #padded, #rt::overflow::layers::ChunkPairs::#pairs, #decided);)
             });
             quote! {{
+                #prelude
                 #paired
-                #rt::overflow::layers::affine(proof, #label, stack, &self.#name.biases, &self.#name.weights, #padded, #input)
+                #rt::overflow::layers::affine(proof, #label, stack, &self.#name.biases, #weights, #padded, #input)
             }}
         }
         LayerKind::WideAffine { divisor } => {

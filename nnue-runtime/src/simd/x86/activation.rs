@@ -76,16 +76,6 @@ unsafe fn avx2_bytes_in_order(w0: __m256i, w1: __m256i) -> __m256i {
     unsafe { _mm256_permutevar8x32_epi32(_mm256_packus_epi16(w0, w1), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)) }
 }
 
-/// Eight values at `p`, shifted right by `SHIFT` (arithmetic).
-///
-/// # Safety
-/// `p` is readable for eight i32; the CPU supports AVX2.
-#[inline(always)]
-unsafe fn avx2_shifted<const SHIFT: i32>(p: *const i32) -> __m256i {
-    // SAFETY: the caller guarantees the reads and AVX2.
-    unsafe { _mm256_sra_epi32(_mm256_loadu_si256(p.cast()), _mm_cvtsi32_si128(SHIFT)) }
-}
-
 /// `clamp(w, 0, max)` lane by lane.
 ///
 /// # Safety
@@ -96,71 +86,11 @@ unsafe fn avx2_clamp(w: __m256i, max: i16) -> __m256i {
     unsafe { _mm256_min_epi16(_mm256_max_epi16(w, _mm256_setzero_si256()), _mm256_set1_epi16(max)) }
 }
 
-/// `min((w * w) >> (16 + SHIFT_AFTER_16), max)` lane by lane.
-///
-/// # Safety
-/// The CPU supports AVX2.
-#[inline(always)]
-unsafe fn avx2_square<const SHIFT_AFTER_16: i32>(w: __m256i, max: i16) -> __m256i {
-    // SAFETY: the caller guarantees AVX2.
-    unsafe { _mm256_min_epi16(_mm256_srl_epi16(_mm256_mulhi_epi16(w, w), _mm_cvtsi32_si128(SHIFT_AFTER_16)), _mm256_set1_epi16(max)) }
-}
-
-// SAFETY: every method uses AVX2 (or SSE2) only; callers guarantee them.
-unsafe impl crate::simd::Activations for Avx2Activations {
-    #[inline(always)]
-    unsafe fn clipped_relu<const N: usize, const SHIFT: i32>(input: &[i32; N], max: i16, out: &mut [u8; N]) {
-        assert!((0..=127).contains(&max));
-        // SAFETY (every path): the loads read `input` eight values at a
-        // time, the stores write as many bytes of `out` at the same
-        // offsets; the caller guarantees AVX2.
-        unsafe {
-            if N.is_multiple_of(32) {
-                for (src, dst) in input.chunks_exact(32).zip(out.chunks_exact_mut(32)) {
-                    let p = src.as_ptr();
-                    let w0 = avx2_clamp(_mm256_packs_epi32(avx2_shifted::<SHIFT>(p), avx2_shifted::<SHIFT>(p.add(8))), max);
-                    let w1 = avx2_clamp(_mm256_packs_epi32(avx2_shifted::<SHIFT>(p.add(16)), avx2_shifted::<SHIFT>(p.add(24))), max);
-                    _mm256_storeu_si256(dst.as_mut_ptr().cast(), avx2_bytes_in_order(w0, w1));
-                }
-            } else if N.is_multiple_of(16) {
-                for (src, dst) in input.chunks_exact(16).zip(out.chunks_exact_mut(16)) {
-                    let p = src.as_ptr();
-                    let w = avx2_clamp(_mm256_packs_epi32(avx2_shifted::<SHIFT>(p), avx2_shifted::<SHIFT>(p.add(8))), max);
-                    _mm_storeu_si128(dst.as_mut_ptr().cast(), _mm256_castsi256_si128(avx2_bytes_in_order(w, w)));
-                }
-            } else {
-                clipped_relu::<N, SHIFT>(input, max, out)
-            }
-        }
-    }
-    #[inline(always)]
-    unsafe fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(input: &[i32; N], max: i16, out: &mut [u8; N]) {
-        assert!((0..=127).contains(&max) && (32767i64 * 32767) >> (16 + SHIFT_AFTER_16) >= i64::from(max));
-        // SAFETY (every path): as in `clipped_relu`.
-        unsafe {
-            if N.is_multiple_of(32) {
-                for (src, dst) in input.chunks_exact(32).zip(out.chunks_exact_mut(32)) {
-                    let p = src.as_ptr().cast::<__m256i>();
-                    let w0 = avx2_square::<SHIFT_AFTER_16>(_mm256_packs_epi32(_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))), max);
-                    let w1 = avx2_square::<SHIFT_AFTER_16>(_mm256_packs_epi32(_mm256_loadu_si256(p.add(2)), _mm256_loadu_si256(p.add(3))), max);
-                    _mm256_storeu_si256(dst.as_mut_ptr().cast(), avx2_bytes_in_order(w0, w1));
-                }
-            } else if N.is_multiple_of(16) {
-                for (src, dst) in input.chunks_exact(16).zip(out.chunks_exact_mut(16)) {
-                    let p = src.as_ptr().cast::<__m256i>();
-                    let w = avx2_square::<SHIFT_AFTER_16>(_mm256_packs_epi32(_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))), max);
-                    _mm_storeu_si128(dst.as_mut_ptr().cast(), _mm256_castsi256_si128(avx2_bytes_in_order(w, w)));
-                }
-            } else {
-                sqr_clipped_relu::<N, SHIFT_AFTER_16>(input, max, out)
-            }
-        }
-    }
-}
-
 /// `f` of the sixteen values at `p` as 16-bit lanes, in the order of
 /// `_mm256_packs_epi32`: values `0..4, 8..12` in the low 128-bit lane,
-/// `4..8, 12..16` in the high one.
+/// `4..8, 12..16` in the high one. The shifts take their counts from a
+/// register, so a constant `f` (inlined) costs nothing more than
+/// immediate shifts.
 ///
 /// # Safety
 /// `p` is readable for sixteen i32; the CPU supports AVX2.
@@ -179,6 +109,57 @@ unsafe fn avx2_words(f: Activation, p: *const i32) -> __m256i {
                 let squares = _mm256_srl_epi16(_mm256_mulhi_epi16(words, words), _mm_cvtsi32_si128(shift_after_16));
                 _mm256_min_epi16(squares, _mm256_set1_epi16(max))
             }
+        }
+    }
+}
+
+/// `f` of `input` in order: 32 values per step, or 16 where `N` is a
+/// multiple of 16 but not of 32.
+///
+/// # Safety
+/// `N` is a multiple of 16; the CPU supports AVX2.
+#[inline(always)]
+unsafe fn avx2_in_order<const N: usize>(f: Activation, input: &[i32; N], out: &mut [u8; N]) {
+    // SAFETY (every path): the loads read `input` sixteen values at a
+    // time, the stores write as many bytes of `out` at the same offsets;
+    // the caller guarantees AVX2.
+    unsafe {
+        if N.is_multiple_of(32) {
+            for (src, dst) in input.chunks_exact(32).zip(out.chunks_exact_mut(32)) {
+                let p = src.as_ptr();
+                _mm256_storeu_si256(dst.as_mut_ptr().cast(), avx2_bytes_in_order(avx2_words(f, p), avx2_words(f, p.add(16))));
+            }
+        } else {
+            for (src, dst) in input.chunks_exact(16).zip(out.chunks_exact_mut(16)) {
+                let w = avx2_words(f, src.as_ptr());
+                _mm_storeu_si128(dst.as_mut_ptr().cast(), _mm256_castsi256_si128(avx2_bytes_in_order(w, w)));
+            }
+        }
+    }
+}
+
+// SAFETY: every method uses AVX2 (or SSE2) only; callers guarantee them.
+unsafe impl crate::simd::Activations for Avx2Activations {
+    #[inline(always)]
+    unsafe fn clipped_relu<const N: usize, const SHIFT: i32>(input: &[i32; N], max: i16, out: &mut [u8; N]) {
+        let f = Activation::Clipped { shift: SHIFT, max };
+        check_activation(f);
+        if N.is_multiple_of(16) {
+            // SAFETY: `N` is a multiple of 16; the caller guarantees AVX2.
+            unsafe { avx2_in_order(f, input, out) }
+        } else {
+            clipped_relu::<N, SHIFT>(input, max, out)
+        }
+    }
+    #[inline(always)]
+    unsafe fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(input: &[i32; N], max: i16, out: &mut [u8; N]) {
+        let f = Activation::Square { shift_after_16: SHIFT_AFTER_16, max };
+        check_activation(f);
+        if N.is_multiple_of(16) {
+            // SAFETY: as above.
+            unsafe { avx2_in_order(f, input, out) }
+        } else {
+            sqr_clipped_relu::<N, SHIFT_AFTER_16>(input, max, out)
         }
     }
 }
