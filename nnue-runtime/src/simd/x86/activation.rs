@@ -378,7 +378,7 @@ mod tests {
             Activation::Square { shift_after_16: 3, max: 127 },
             Activation::Square { shift_after_16: 5, max: 127 },
         ];
-        let mut rng = crate::Rng::new(0x5EED_0F_0DE5);
+        let mut rng = crate::Rng::new(0x005E_ED0F_0DE5);
         for _ in 0..500 {
             let input: [i32; 64] = core::array::from_fn(|_| (rng.next_u64() as i32) >> (rng.next_u64() % 27));
             for f in functions {
