@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "engine.h"
+#include "memory.h"
 #include "nnue/network.h"
 #include "nnue/nnue_accumulator.h"
 #include "nnue/nnue_architecture.h"
@@ -75,9 +76,12 @@ struct Runner {
     const Network&                     net;
     const FeatureTransformer&          ft;
     const NetworkArchitecture*         layers;
-    std::unique_ptr<AccumulatorCaches> caches;
+    // The caches and the stack on large pages, as in Stockfish's engine, whose
+    // search worker (holding both) is allocated with make_unique_large_page
+    // from Stockfish 18 on.
+    LargePagePtr<AccumulatorCaches>    caches;
     AccumulatorCaches&                 cache;
-    std::unique_ptr<AccumulatorStack>  stack;
+    LargePagePtr<AccumulatorStack>     stack;
     NNZInfo<L1>                        nnz;
     alignas(64) TransformedFeatureType transformed[FeatureTransformer::BufferSize];
 
@@ -85,9 +89,9 @@ struct Runner {
         net(n),
         ft(n.*get(A::NetworkTransformer{})),
         layers(&(n.*get(A::NetworkLayers{}))[0]),
-        caches(std::make_unique<AccumulatorCaches>(n)),
+        caches(make_unique_large_page<AccumulatorCaches>(n)),
         cache(*caches),
-        stack(std::make_unique<AccumulatorStack>()) {}
+        stack(make_unique_large_page<AccumulatorStack>()) {}
 
     // The stack holds this position alone, its accumulators not computed:
     // Stockfish's own state at the root of a search (AccumulatorStack::reset()),

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "engine.h"
+#include "memory.h"
 #include "nnue/network.h"
 #include "nnue/nnue_accumulator.h"
 #include "nnue/nnue_architecture.h"
@@ -82,18 +83,21 @@ struct Runner {
     const Net&                         net;
     const Transformer&                 ft;
     const Layers*                      layers;
-    std::unique_ptr<AccumulatorCaches> caches;
+    // The caches and the stack on large pages, as in Stockfish's engine, whose
+    // search worker (holding both) is allocated with make_unique_large_page
+    // from Stockfish 18 on.
+    LargePagePtr<AccumulatorCaches>    caches;
     AccumulatorCaches::Cache<Dims>&    cache;
-    std::unique_ptr<AccumulatorStack>  stack;
+    LargePagePtr<AccumulatorStack>     stack;
     alignas(64) TransformedFeatureType transformed[Transformer::BufferSize];
 
     Runner(const Networks& networks, const Net& n, AccumulatorCaches::Cache<Dims>& (*pick)(AccumulatorCaches&)) :
         net(n),
         ft(n.*get(TransformerTag{})),
         layers(&(n.*get(LayersTag{}))[0]),
-        caches(std::make_unique<AccumulatorCaches>(networks)),
+        caches(make_unique_large_page<AccumulatorCaches>(networks)),
         cache(pick(*caches)),
-        stack(std::make_unique<AccumulatorStack>()) {}
+        stack(make_unique_large_page<AccumulatorStack>()) {}
 
     std::string file() const { return (net.*get(FileTag{})).current; }
 
