@@ -47,9 +47,12 @@ pub unsafe fn accumulate<L: Lanes, const L1: usize, const TILE: usize, const B: 
         // The PSQT rows, summed after the streams, are asked for first:
         // they come in while the lanes' rows stream. Refresh, interleaved
         // A/B on a Zen 5: the stand-in 0.977-0.982 with AVX2 and 1.003 with
-        // AVX-512 VNNI, the 17.1 big net 0.991 and 0.973.
-        for &f in removed.iter().chain(added) {
-            crate::simd::prefetch(psqt_weights.as_ptr().wrapping_add(f as usize * B));
+        // AVX-512 VNNI, the 17.1 big net 0.991 and 0.973. (Nets without
+        // PSQT buckets have none to ask for.)
+        if B > 0 {
+            for &f in removed.iter().chain(added) {
+                crate::simd::prefetch(psqt_weights.as_ptr().wrapping_add(f as usize * B));
+            }
         }
         let (mut from, o) = (base.as_ptr(), out.as_mut_ptr());
         for (rows, subtract) in [(removed, true), (added, false)] {
