@@ -174,11 +174,16 @@ xorriso -as mkisofs -quiet -o "$WORK/boot.iso" -b isolinux/isolinux.bin -c isoli
 rm -rf "$ISO" "$ROOT"
 echo "guest image $(du -h "$WORK/boot.iso" | cut -f1): $((SECONDS - t0))s"
 
+# The LGPL VGA BIOS: Debian's bochs package links it as
+# VGABIOS-lgpl-latest, which bochsbios does not ship; the vgabios package
+# (installed above) has it as vgabios.bin.
+vgabios=/usr/share/bochs/VGABIOS-lgpl-latest
+[ -e "$vgabios" ] || vgabios=/usr/share/vgabios/vgabios.bin
 cat > "$WORK/bochsrc" <<EOF
 memory: guest=$MEGS, host=$MEGS
 cpu: model=${BOCHS_CPU:-$model}, count=1, ips=50000000
 romimage: file=/usr/share/bochs/BIOS-bochs-latest
-vgaromimage: file=/usr/share/bochs/VGABIOS-lgpl-latest
+vgaromimage: file=$vgabios
 ata0-master: type=cdrom, path=$WORK/boot.iso, status=inserted
 boot: cdrom
 display_library: nogui
@@ -194,7 +199,11 @@ t1=$SECONDS
 timeout "${BOCHS_TIMEOUT:-5400}" "$BOCHS_BIN" -q -f "$WORK/bochsrc" > "$WORK/bochs.out" 2>&1 < /dev/null || true
 echo "bochs: $((SECONDS - t1))s"
 grep -v '^\[' "$WORK/serial.out" | grep -v -E '^(Probing EDD|KASLR|Poking KASLR|$)' || true
-grep -q '^=== guest done' "$WORK/serial.out" || { echo "the guest did not finish (see $WORK/serial.out)" >&2; exit 1; }
+grep -q '^=== guest done' "$WORK/serial.out" 2>/dev/null || {
+    echo "the guest did not finish (see $WORK/serial.out); the end of Bochs's own output:" >&2
+    tail -n 5 "$WORK/bochs.out" >&2
+    exit 1
+}
 runs=$(grep -c '^=== exit ' "$WORK/serial.out")
 failed=$(grep '^=== exit ' "$WORK/serial.out" | grep -v -c '^=== exit 0 ' || true)
 [ "$runs" -eq ${#tests[@]} ] || { echo "$runs of ${#tests[@]} test binaries ran" >&2; exit 1; }
