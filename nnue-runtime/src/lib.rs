@@ -7,7 +7,8 @@
 //!   changes; [`attacks`]: the attack sets the threat features need;
 //! - [`aligned`]: cache-line aligned weights and buffers;
 //! - [`scalar`]: the reference kernels; [`isa`], [`simd`], [`kernels`] and
-//!   [`backend`]: the SIMD backends, detected at run time;
+//!   [`backend`]: the SIMD backends, detected at run time; [`cpu_cache`]:
+//!   the L1 data cache's size, which some kernels choose their form by;
 //! - [`overflow`]: the load-time proof that no integer overflows;
 //! - [`Position`]: how an engine describes a position;
 //! - [`AccumulatorStack`] and [`RefreshCache`]: a search thread's lazily
@@ -25,6 +26,7 @@ pub mod backend;
 pub mod board;
 pub mod bullet;
 pub mod changes;
+pub mod cpu_cache;
 pub mod error;
 pub mod evaluation;
 pub mod features;

@@ -23,6 +23,6 @@ pub use nonzero::{nonzero_chunks, ChunkList, ChunkSearch, ChunkSlots};
 pub use screlu_affine::{screlu_affine, screlu_affine_accumulators};
 pub use set_updates::{split_by_set, update_sets, SetUpdate, SetUpdates, PREFETCH_LANES};
 pub use transform::{
-    transform_clip, transform_clip_listed, transform_pairwise_mulhi, transform_pairwise_mulhi_listed, transform_pairwise_mulhi_signed,
-    transform_pairwise_mulhi_signed_listed, transform_pairwise_mullo, transform_pairwise_mullo_listed,
+    search_while_storing, transform_clip, transform_clip_listed, transform_pairwise_mulhi, transform_pairwise_mulhi_listed,
+    transform_pairwise_mulhi_signed, transform_pairwise_mulhi_signed_listed, transform_pairwise_mullo, transform_pairwise_mullo_listed,
 };

@@ -187,9 +187,10 @@ macro_rules! backend_token {
         }
 
         #[doc = concat!("[`Self::", stringify!($kernel), "`], also listing the non-zero four-byte chunks of the")]
-        /// output in `list` ([`crate::kernels::nonzero_chunks`], run
-        /// right after the output is written, while it is in L1); `CHUNKS`
-        /// is the output's bytes over 4.
+        /// output in `list` (searched register by register as the output
+        /// is stored, or right after it is written, while it is in L1, as
+        /// [`crate::kernels::search_while_storing`] chooses for this CPU and `L1`);
+        /// `CHUNKS` is the output's bytes over 4.
         pub fn $listed<'o, 'l, const L1: usize, $(const $param: $ty,)* const CHUNKS: usize>(
             self,
             acc: &[[i16; L1]; 2],
@@ -225,9 +226,10 @@ macro_rules! backend_token {
             out: &'o mut [::core::mem::MaybeUninit<u8>],
             list: &'l mut $crate::kernels::ChunkSlots<CHUNKS>,
         ) -> (&'o mut [u8], $crate::kernels::ChunkList<'l, CHUNKS>) {
+            let while_storing = $crate::kernels::search_while_storing(L1);
             // SAFETY: an `Inside` exists only if the CPU supports the ISA;
             // the kernel checks that `CHUNKS` is the output's length over 4.
-            unsafe { $crate::kernels::$listed::<$lanes, $dot, L1, $($param,)* CHUNKS>(acc, order, out, list) }
+            unsafe { $crate::kernels::$listed::<$lanes, $dot, L1, $($param,)* CHUNKS>(acc, order, out, list, while_storing) }
         }
     };
 

@@ -1,0 +1,67 @@
+//! The size of the CPU's L1 data cache, read once. A kernel whose faster
+//! form depends on whether an evaluation's data stays in L1 chooses by it
+//! ([`crate::kernels::search_while_storing`]).
+
+use std::sync::OnceLock;
+
+/// Bytes of L1 data cache per core, as the CPU reports them, or `None`
+/// where it does not say (or on an architecture read no further here:
+/// AArch64, whose kernels do not choose by it).
+pub fn l1_data_bytes() -> Option<usize> {
+    static BYTES: OnceLock<Option<usize>> = OnceLock::new();
+    *BYTES.get_or_init(detect)
+}
+
+/// x86-64: CPUID leaf 4 (deterministic cache parameters: Intel's), the
+/// first level-1 data cache it lists, else leaf 0x8000_0005 (AMD's: ECX
+/// bits 31-24 are the L1 data cache's size in KB; zero where the leaf is
+/// reserved, as on Intel).
+#[cfg(target_arch = "x86_64")]
+fn detect() -> Option<usize> {
+    use core::arch::x86_64::{__cpuid, __cpuid_count};
+    if __cpuid(0).eax >= 4 {
+        for subleaf in 0..16 {
+            let leaf = __cpuid_count(4, subleaf);
+            let (kind, level) = (leaf.eax & 0x1F, (leaf.eax >> 5) & 0x7);
+            if kind == 0 {
+                break;
+            }
+            // Type 1 is a data cache, 3 a unified one.
+            if level == 1 && (kind == 1 || kind == 3) {
+                let ways = (leaf.ebx >> 22) as usize + 1;
+                let partitions = ((leaf.ebx >> 12) & 0x3FF) as usize + 1;
+                let line = (leaf.ebx & 0xFFF) as usize + 1;
+                let sets = leaf.ecx as usize + 1;
+                return Some(ways * partitions * line * sets);
+            }
+        }
+    }
+    if __cpuid(0x8000_0000).eax >= 0x8000_0005 {
+        let kb = (__cpuid(0x8000_0005).ecx >> 24) as usize;
+        if kb != 0 {
+            return Some(kb * 1024);
+        }
+    }
+    None
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn detect() -> Option<usize> {
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    /// Where the CPU reports an L1 data cache, its size is a plausible one
+    /// (x86-64 cores have had 16 to 64 KB), read the same every time.
+    #[test]
+    fn l1_data_size_is_plausible() {
+        let bytes = super::l1_data_bytes();
+        eprintln!("L1 data cache: {bytes:?} bytes");
+        if let Some(bytes) = bytes {
+            assert!((8 * 1024..=256 * 1024).contains(&bytes), "{bytes} bytes");
+            assert!(bytes.is_power_of_two() || bytes % (16 * 1024) == 0, "{bytes} bytes");
+        }
+        assert_eq!(super::l1_data_bytes(), bytes);
+    }
+}
