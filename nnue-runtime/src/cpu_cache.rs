@@ -1,6 +1,8 @@
-//! The size of the CPU's L1 data cache, read once. A kernel whose faster
-//! form depends on whether an evaluation's data stays in L1 chooses by it
-//! ([`crate::kernels::search_while_storing`]).
+//! The size of the CPU's L1 data cache, read once. Kernels whose faster
+//! form depends on whether their data stays in L1 choose by it: the
+//! transformer's search ([`crate::kernels::search_while_storing`]) and how
+//! far ahead a move's update asks for its rows
+//! ([`crate::kernels::update_sets`]).
 
 use std::sync::OnceLock;
 
@@ -10,6 +12,14 @@ use std::sync::OnceLock;
 pub fn l1_data_bytes() -> Option<usize> {
     static BYTES: OnceLock<Option<usize>> = OnceLock::new();
     *BYTES.get_or_init(detect)
+}
+
+/// Whether the L1 data cache holds at least `bytes`, or its size is not
+/// known (the kernels' choices for a large L1 are the ones they had before
+/// they chose by it).
+#[inline]
+pub fn l1_data_at_least(bytes: usize) -> bool {
+    l1_data_bytes().is_none_or(|l1| l1 >= bytes)
 }
 
 /// x86-64: CPUID leaf 4 (deterministic cache parameters: Intel's), the

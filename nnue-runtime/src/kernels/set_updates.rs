@@ -199,10 +199,14 @@ tuple_updates!(S0.0, S1.1, S2.2);
 /// An update of at most this many rows (a move's: a median of 15 on
 /// Stockfish 19's net in `nnue bench`, where a refresh's is 44) asks
 /// for [`FAR_AHEAD_LANES`] of each row ahead of the tile it sums, not one
-/// tile. With AVX2 (tiles of 256 lanes), interleaved A/B on a Zen 5: move +
-/// eval on Stockfish 18's and 19's nets 0.945-0.98; a refresh so far ahead
-/// took 1.14 (its rows' lines at that distance overflow the first-level
-/// cache), hence the bound.
+/// tile, where the L1 data cache holds 48 KB or more. With AVX2 (tiles of
+/// 256 lanes), interleaved A/B on a Zen 5 (48 KB L1): move + eval on
+/// Stockfish 18's and 19's nets 0.945-0.98; a refresh so far ahead took
+/// 1.14 (its rows' lines at that distance overflow the first-level cache),
+/// hence the bound. On a Zen 3 (32 KB L1) a move's rows overflow it too:
+/// one tile ahead against 512 lanes, move + eval 0.933 and 0.974 on
+/// Stockfish 19's net (20 and 18 of 30 rounds faster), 0.958 on 18's (25
+/// of 30); 1024 lanes ahead 1.105 on 19's.
 const FAR_AHEAD_ROWS: usize = 32;
 
 /// See [`FAR_AHEAD_ROWS`]; with AVX-512 (tiles of 512 lanes) one tile.
@@ -227,7 +231,8 @@ pub unsafe fn update_sets<L: Lanes, S: SetUpdates, const L1: usize, const TILE: 
     assert!(sets.rows_exist(L1, B), "feature index out of range");
     // Every row's first lanes and PSQT row: all of the update's first
     // misses at once; then, tile by tile, the tile as far ahead.
-    let ahead = if sets.rows() <= FAR_AHEAD_ROWS { FAR_AHEAD_LANES.next_multiple_of(TILE * L::LANES) } else { TILE * L::LANES };
+    let far = sets.rows() <= FAR_AHEAD_ROWS && crate::cpu_cache::l1_data_at_least(48 * 1024);
+    let ahead = if far { FAR_AHEAD_LANES.next_multiple_of(TILE * L::LANES) } else { TILE * L::LANES };
     sets.prefetch_rows::<L1, B>(ahead);
     for tile in 0..L1 / (TILE * L::LANES) {
         let offset = tile * TILE * L::LANES;

@@ -32,7 +32,7 @@ use core::mem::MaybeUninit;
 /// keeps the core from running ahead to them.
 #[inline(always)]
 pub fn search_while_storing(lanes: usize) -> bool {
-    lanes < 1024 || crate::cpu_cache::l1_data_bytes().is_none_or(|bytes| bytes >= 48 * 1024)
+    lanes < 1024 || crate::cpu_cache::l1_data_at_least(48 * 1024)
 }
 
 /// `out[p * L1 + j] = clamp(acc[order[p]][j], 0, MAX)`; `out` holds
