@@ -179,7 +179,9 @@ pub struct PieceSquareSpec {
     /// The bucket of each square of the perspective's own king, on the board
     /// seen from the perspective (ranks flipped for black) and mirrored as
     /// `mirror` says: 64 entries a1, b1, .. h8; or, when mirrored, 32 for the
-    /// four files the king then stands on, rank by rank.
+    /// four files the king then stands on, rank by rank. `king_buckets:
+    /// None` in the file is one bucket (no king buckets): 64 zeros.
+    #[serde(deserialize_with = "king_buckets")]
     pub king_buckets: Vec<u8>,
     #[serde(default)]
     pub mirror: Mirror,
@@ -188,6 +190,29 @@ pub struct PieceSquareSpec {
     /// Both kings in one plane (11 planes instead of 12).
     #[serde(default)]
     pub merged_kings: bool,
+}
+
+/// `king_buckets: [..]`, or `king_buckets: None` for one bucket (every
+/// square in bucket 0: 64 zeros).
+fn king_buckets<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+    struct Buckets;
+    impl<'de> serde::de::Visitor<'de> for Buckets {
+        type Value = Vec<u8>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a list of king buckets, or `None` for one bucket")
+        }
+        fn visit_none<E: serde::de::Error>(self) -> Result<Vec<u8>, E> {
+            Ok(vec![0; 64])
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<u8>, A::Error> {
+            let mut buckets = Vec::new();
+            while let Some(bucket) = seq.next_element()? {
+                buckets.push(bucket);
+            }
+            Ok(buckets)
+        }
+    }
+    d.deserialize_any(Buckets)
 }
 
 /// When a perspective's board is mirrored (files flipped).
