@@ -129,6 +129,7 @@ backend_tests! {
     sfnnv8_backends_equal_scalar: sfnnv8, "sfnnv8.ron", 12;
     sfnnv9_backends_equal_scalar: sfnnv9, "sfnnv9.ron", 12;
     sfnnv9_small_backends_equal_scalar: sfnnv9_small, "sfnnv9-small.ron", 64;
+    sf19_lite_backends_equal_scalar: sf19_lite, "sf19-lite.ron", 24;
     king_buckets_backends_equal_scalar: king_buckets, "tests/piece_square/king_buckets.ron", 64;
     obsidian_backends_equal_scalar: obsidian, "bullet/obsidian.ron", 64;
     akimbo_backends_equal_scalar: akimbo, "bullet/akimbo.ron", 64;

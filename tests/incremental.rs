@@ -179,6 +179,7 @@ random_net_tests! {
     sfnnv9_small_random_net: sfnnv9_small, "sfnnv9-small.ron";
     sfnnv10_random_net: sfnnv10, "sfnnv10.ron";
     sfnnv16_random_net: sfnnv16, "sfnnv16.ron";
+    sf19_lite_random_net: sf19_lite, "sf19-lite.ron";
     king_buckets_random_net: king_buckets, "tests/piece_square/king_buckets.ron";
     obsidian_random_net: obsidian, "bullet/obsidian.ron";
     akimbo_random_net: akimbo, "bullet/akimbo.ron";
@@ -210,6 +211,7 @@ real_net_tests! {
     sf_17_1_net: sfnnv9, "nn-1c0000000000.nnue";
     small_net: sfnnv9_small, "nn-37f18f62d772.nnue";
     sf_18_net: sfnnv10, "nn-c288c895ea92.nnue";
+    sf_19_lite_net: sf19_lite, "nn-61e7af4bb97d.nnue";
 }
 
 /// Obsidian's bullet net (in the repository's test data): king buckets with

@@ -2,7 +2,8 @@
 //! SFNNv1-SFNNv16 nets (`tests/reference/`), every column our evaluation
 //! produces: bucket, psqt and positional for every bucket, and the value of
 //! the release's NNUE entry point (for SFNNv10 and SFNNv16 also the raw PSQT
-//! accumulators); on every backend this CPU runs.
+//! accumulators); for Stockfish 19's lite net, the value its engine prints;
+//! on every backend this CPU runs.
 
 mod support;
 
@@ -19,6 +20,7 @@ nnue::nnue!(include "sfnnv9.ron");
 nnue::nnue!(include "sfnnv9-small.ron");
 nnue::nnue!(include "sfnnv10.ron");
 nnue::nnue!(include "sfnnv16.ron");
+nnue::nnue!(include "sf19-lite.ron");
 nnue::nnue!(include "tests/piece_square/sfnnv9-piece-square.ron");
 
 /// How the reference file states the entry point's value.
@@ -247,6 +249,44 @@ fn sf_head_sfnnv16_psqt_accumulators() {
         "nn-1a298aa575a0.nnue",
         nnue::runtime::LoadOptions::default()
     );
+}
+
+/// Stockfish 19's lite net (nn-61e7af4bb97d: P_hm, 768 king-side-mirrored
+/// piece-square inputs, then Stockfish 19's layer stack), against the value
+/// its own engine prints: the npm package's lite WebAssembly build's `eval`,
+/// "NNUE evaluation ... (side to move, internal units)", which is
+/// `psqt / 16 + positional / 16` of the selected bucket (our `value`). Every
+/// row not in check (the engine prints no value in check), on every backend.
+#[test]
+fn sf_19_lite() {
+    let file = "sf_19-lite/nn-61e7af4bb97d.tsv";
+    let reference = Reference::read(file);
+    let bytes = std::fs::read(net("nn-61e7af4bb97d.nnue")).unwrap();
+    let in_check = reference.rows.iter().filter(|row| row["in_check"] == "1").count();
+    assert!(reference.rows.len() - in_check > 1000, "{file}: only {} rows out of check", reference.rows.len() - in_check);
+    for isa in support::isas() {
+        let network = sf19_lite::Network::from_bytes_with(&bytes, nnue::runtime::LoadOptions::isa(isa)).unwrap();
+        assert_eq!(network.isa(), isa);
+        assert!(network.overflow_proof().holds(), "{file}: the net loaded, so its overflow proof holds");
+        let (mut matched, mut mismatches) = (0, Vec::new());
+        for (i, row) in reference.rows.iter().enumerate() {
+            let fen = &row["fen"];
+            if row["in_check"] == "1" {
+                assert_eq!(row["nnue_eval"], "-", "{file} row {i}: a value in check");
+                continue;
+            }
+            let want: i32 = row["nnue_eval"].parse().unwrap_or_else(|e| panic!("{file} row {i}: {e}"));
+            let ours = network.evaluate(&board(fen));
+            let divided = ours.psqt / 16 + ours.positional / 16;
+            assert_eq!(ours.value, divided, "row {i} `{fen}`: value is psqt / 16 + positional / 16");
+            match ours.value == want {
+                true => matched += 1,
+                false => mismatches.push(format!("row {i} `{fen}`: ours {}, the engine {want}", ours.value)),
+            }
+        }
+        assert!(mismatches.is_empty(), "{file} ({isa}): {} mismatches, first: {:#?}", mismatches.len(), &mismatches[..mismatches.len().min(5)]);
+        eprintln!("{file} ({isa}): {matched} rows equal ({in_check} in check not compared)");
+    }
 }
 
 /// Checks the `psqtacc_stm_*` and `psqtacc_nstm_*` columns of `$file`
