@@ -133,6 +133,7 @@ backend_tests! {
     king_buckets_backends_equal_scalar: king_buckets, "tests/piece_square/king_buckets.ron", 64;
     obsidian_backends_equal_scalar: obsidian, "bullet/obsidian.ron", 64;
     akimbo_backends_equal_scalar: akimbo, "bullet/akimbo.ron", 64;
+    reckless_v30_backends_equal_scalar: reckless_v30, "bullet/reckless-v30.ron", 64;
     bullet_multilayer_backends_equal_scalar: bullet_multilayer, "tests/bullet/multilayer.ron", 32;
 }
 

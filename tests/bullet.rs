@@ -1,7 +1,8 @@
 //! Bullet-trained nets against their engines: every row of
 //! `tests/reference/bullet/*.tsv` (a FEN and the engine's output, side to
 //! move's view) on every backend this CPU runs, with the nets of
-//! `tests/nets/bullet/` loaded through the shipped architecture files.
+//! `tests/nets/bullet/` (and Reckless's, which is not ours to redistribute,
+//! from the nets directory) loaded through the shipped architecture files.
 
 mod support;
 
@@ -10,6 +11,7 @@ use support::{board, repo};
 
 nnue::nnue!(include "bullet/obsidian.ron");
 nnue::nnue!(include "bullet/akimbo.ron");
+nnue::nnue!(include "bullet/reckless-v30.ron");
 
 /// `(fen, output)` rows of a bullet reference file (no header line).
 fn reference(file: &str) -> Vec<(String, i32)> {
@@ -33,11 +35,15 @@ fn net_bytes(file: &str) -> Vec<u8> {
 
 /// Every reference row on every backend, and the overflow proof holds.
 fn check(entry: ArchEntry, net: &str, tsv: &str) {
+    check_bytes(entry, net, &net_bytes(net), tsv);
+}
+
+/// [`check`] for a net's bytes read from elsewhere.
+fn check_bytes(entry: ArchEntry, net: &str, bytes: &[u8], tsv: &str) {
     let rows = reference(tsv);
-    let bytes = net_bytes(net);
     for isa in support::isas() {
         let network: Box<dyn AnyNetwork> =
-            (entry.load)(&bytes, LoadOptions::isa(isa)).unwrap_or_else(|e| panic!("{net} on {isa}: {e}"));
+            (entry.load)(bytes, LoadOptions::isa(isa)).unwrap_or_else(|e| panic!("{net} on {isa}: {e}"));
         assert!(network.overflow_proof().holds());
         let mismatches: Vec<String> = rows
             .iter()
@@ -48,6 +54,7 @@ fn check(entry: ArchEntry, net: &str, tsv: &str) {
             })
             .collect();
         assert!(mismatches.is_empty(), "{net} on {isa}: {} of {} rows differ, first: {:#?}", mismatches.len(), rows.len(), &mismatches[..mismatches.len().min(5)]);
+        eprintln!("{net} on {isa}: {} of {} rows equal", rows.len(), rows.len());
     }
 }
 
@@ -60,6 +67,19 @@ fn obsidian_net512_buckets() {
 #[test]
 fn akimbo_morelayers_8_crelu_16_crelu_epoch17() {
     check(akimbo::ENTRY, "akimbo-morelayers-8-crelu-16-crelu-epoch17.bin", "akimbo-morelayers-8-crelu-16-crelu-epoch17.tsv");
+}
+
+/// Reckless's v30 net (not in the repository: read from the nets directory,
+/// see `support::copied_net`): no king buckets, QA 384 read from the i16
+/// accumulators, an output sum that can leave i32 and wraps as the engine's
+/// does.
+#[test]
+fn reckless_v30_863f1172() {
+    let name = "reckless-v30-863f1172.nnue";
+    let Some(path) = support::copied_net(name, "reckless_v30_863f1172") else { return };
+    let bytes = support::bytes(&path);
+    assert_eq!(bytes.len(), reckless_v30::FILE_BYTES, "{}", path.display());
+    check_bytes(reckless_v30::ENTRY, name, &bytes, "reckless-v30-863f1172.tsv");
 }
 
 /// A bullet file has no header: its size is what identifies it, and a file

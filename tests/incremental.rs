@@ -183,6 +183,7 @@ random_net_tests! {
     king_buckets_random_net: king_buckets, "tests/piece_square/king_buckets.ron";
     obsidian_random_net: obsidian, "bullet/obsidian.ron";
     akimbo_random_net: akimbo, "bullet/akimbo.ron";
+    reckless_v30_random_net: reckless_v30, "bullet/reckless-v30.ron";
     bullet_multilayer_random_net: bullet_multilayer, "tests/bullet/multilayer.ron";
 }
 
@@ -238,6 +239,22 @@ fn akimbo_net() {
         let net = arch::Network::from_bytes_with_isa(&bytes, isa).unwrap();
         let what = format!("akimbo-morelayers-8-crelu-16-crelu-epoch17.bin, {isa}");
         random_walk(&net, steps(), 3 + isa as u64, &what).assert_all_seen(&what);
+    }
+}
+
+/// Reckless's v30 net (not in the repository: from the nets directory, see
+/// `support::copied_net`): mirroring without king buckets through the stack
+/// and the refresh cache.
+#[test]
+fn reckless_v30_net() {
+    use reckless_v30::reckless_v30 as arch;
+    let Some(path) = support::copied_net("reckless-v30-863f1172.nnue", "reckless_v30_net") else { return };
+    let bytes = support::bytes(&path);
+    for isa in support::isas() {
+        let net = arch::Network::from_bytes_with_isa(&bytes, isa).unwrap();
+        let what = format!("reckless-v30-863f1172.nnue, {isa}");
+        random_walk(&net, steps(), 3 + isa as u64, &what).assert_all_seen(&what);
+        check_refresh_cache(&net, 2_000, 13 + isa as u64, &what);
     }
 }
 

@@ -56,6 +56,27 @@ pub fn net(name: &str) -> PathBuf {
     path
 }
 
+/// The path of net `name` in the nets directory (`nets_dir()`), for a net
+/// that `tools/fetch-nets.py` does not fetch because it is not ours to
+/// redistribute (Reckless's: `.ci/run` copies it there from `../shared`;
+/// elsewhere copy it by hand). Without it a test cannot run: under
+/// `CI=true` that fails the test; otherwise it is said on stderr, past the
+/// test harness's capture, that `test` did not run, and the answer is `None`
+/// (the caller returns).
+pub fn copied_net(name: &str, test: &str) -> Option<PathBuf> {
+    let path = nets_dir().join(name);
+    if path.is_file() {
+        return Some(path);
+    }
+    let why = format!("net {name} is not in {} (not fetched: copy it there; see tests/nets/bullet/README.md)", nets_dir().display());
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("CI=true: {why}");
+    }
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "NOT RUN: {test}: {why}");
+    None
+}
+
 /// A reference TSV: rows of column -> value.
 pub struct Reference {
     pub path: PathBuf,
