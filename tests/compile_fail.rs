@@ -73,3 +73,13 @@ fn multiple() {
 fn bullet() {
     trybuild::TestCases::new().compile_fail("tests/ui/bullet/*.rs");
 }
+
+/// Mistakes whose first error is at the cause and names the fix: a clamp
+/// beyond the transformer's u8 (with the clamp or layer that fits), a
+/// missing `weight: I16` (one error, not three), a missing field (with the
+/// value that fits), a misspelling (with the name meant), Rust syntax or
+/// unnamed fields in RON, a field in the wrong place.
+#[test]
+fn fixes() {
+    trybuild::TestCases::new().compile_fail("tests/ui/fixes/*.rs");
+}

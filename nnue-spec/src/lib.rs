@@ -13,6 +13,7 @@
 
 pub mod feature_sets;
 pub mod hash;
+mod hints;
 pub mod ir;
 pub mod limits;
 pub mod schema;
@@ -42,18 +43,23 @@ impl fmt::Display for Diagnostic {
 ///
 /// A RON syntax or schema error (unknown field, missing field, unknown
 /// variant) stops deserialisation, so it comes alone; semantic problems are
-/// all reported together.
+/// all reported together, the causes first: in file order, except that the
+/// problems of a bullet file's tensor list (which follows from the layers)
+/// come after every other.
 pub fn parse(source: &str) -> Result<Arch, Vec<Diagnostic>> {
     let spec: schema::NetworkSpec = ron::Options::default().from_str(source).map_err(|e| {
         let at = skip_blanks(source, LineCol { line: e.span.start.line, col: e.span.start.col });
-        vec![Diagnostic { at, message: e.code.to_string() }]
+        let (at, message) = hints::ron_error(source, &e.code, at);
+        vec![Diagnostic { at, message }]
     })?;
     validate::validate(&spec).map_err(|problems| {
         let map = source_map::SourceMap::new(source);
-        let mut diagnostics: Vec<Diagnostic> =
-            problems.into_iter().map(|p| Diagnostic { at: map.locate(&p.path), message: p.message }).collect();
-        diagnostics.sort_by_key(|d| (d.at.line, d.at.col));
-        diagnostics
+        let mut diagnostics: Vec<(bool, Diagnostic)> = problems
+            .into_iter()
+            .map(|p| (p.path.starts_with("file.format.tensors"), Diagnostic { at: map.locate(&p.path), message: p.message }))
+            .collect();
+        diagnostics.sort_by_key(|(tensors, d)| (*tensors, d.at.line, d.at.col));
+        diagnostics.into_iter().map(|(_, d)| d).collect()
     })
 }
 

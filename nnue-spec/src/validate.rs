@@ -54,11 +54,12 @@ pub fn validate(spec: &NetworkSpec) -> Result<Arch, Vec<Problem>> {
         transformer_top: 0,
         transformer_type: ValueType::U8,
         all_names: spec.layers.iter().map(|l| layer_name(l).to_owned()).collect(),
+        bullet: matches!(spec.file.format, schema::FileFormat::Bullet { .. }),
     };
     let module = v.module_name(&spec.name);
     let features = v.features(&spec.features, spec.file.transformer_encoding);
     let stacks = v.stacks(&spec.layer_stacks);
-    let transformer = v.transformer(&spec.transformer, stacks.count);
+    let transformer = v.transformer(&spec.transformer, stacks.count, &spec.layers);
     let layers = v.layers(&spec.layers, transformer.output_dimensions);
     let output = v.output(&spec.output, &layers);
     v.unused_layers(&layers, output.as_ref());
@@ -102,6 +103,8 @@ struct Validator {
     transformer_type: ValueType,
     /// Every layer name in the file, for "defined later" hints.
     all_names: Vec<String>,
+    /// A bullet-format file (where layers may have i16 weights).
+    bullet: bool,
 }
 
 impl Validator {
@@ -146,7 +149,10 @@ impl Validator {
             }
             match (&f.layout, f.set) {
                 (None, schema::FeatureSetKind::PieceSquare) => {
-                    self.problem(format!("features[{i}].set"), "PieceSquare needs a `layout`: its king buckets, mirroring and plane order");
+                    self.problem(
+                        format!("features[{i}].set"),
+                        "PieceSquare needs a `layout` (its king buckets, mirroring and plane order): add e.g. `layout: (king_buckets: None)` for 768 inputs without king buckets, by side then kind, as most bullet nets",
+                    );
                 }
                 (Some(_), schema::FeatureSetKind::PieceSquare) | (None, _) => {}
                 (Some(_), _) => {
@@ -156,8 +162,15 @@ impl Validator {
             if let (Some(layout), schema::FeatureSetKind::PieceSquare) = (&f.layout, f.set) {
                 let n = layout.king_buckets.len();
                 let path = format!("features[{i}].layout.king_buckets");
-                if !(n == 64 || (n == 32 && layout.mirror != schema::Mirror::None)) {
-                    self.problem(path, format!("{n} king buckets: give 64 (one per square), or 32 with mirroring (the four files the king is mirrored onto)"));
+                if n == 32 && layout.mirror == schema::Mirror::None {
+                    // 32 entries are the four files of a mirrored board.
+                    let mirror = if self.bullet { "KingOnEToH" } else { "KingOnAToD" };
+                    self.problem(
+                        path,
+                        format!("32 king buckets cover the four files the king is mirrored onto, but the layout has no mirroring: add `mirror: {mirror}` (`KingOnAToD`: Stockfish's, mirrored when the king stands on files a-d; `KingOnEToH`: bullet's), or give 64 buckets, one per square"),
+                    );
+                } else if !(n == 64 || (n == 32 && layout.mirror != schema::Mirror::None)) {
+                    self.problem(path, format!("{n} king buckets: give 64 (one per square), or 32 with mirroring (the four files the king is mirrored onto), or `king_buckets: None` for one bucket"));
                 } else if let Some(missing) = (0..layout.king_buckets.iter().copied().max().unwrap_or(0)).find(|b| !layout.king_buckets.contains(b)) {
                     self.problem(path, format!("bucket {missing} is never used: number the buckets from 0 without gaps"));
                 }
@@ -170,7 +183,7 @@ impl Validator {
                         self.problem(format!("features[{i}].targets.{row}"), format!("{k:?} is listed twice"));
                     }
                 }
-                if f.hash.is_none() && table != feature_sets::stockfish_18_targets() {
+                if f.hash.is_none() && f.set == schema::FeatureSetKind::FullThreats && table != feature_sets::stockfish_18_targets() {
                     self.problem(
                         format!("features[{i}].targets"),
                         "targets other than Stockfish 18's make another feature set: give its hash word (`hash: 0x...`)",
@@ -196,10 +209,14 @@ impl Validator {
                     // A legal position has both kings: pieces >= 2.
                     self.problem("layer_stacks.select.offset", format!("offset {offset} must be at most 2 (a position has at least its two kings)"));
                 } else if spec.count < (MAX_PIECES - offset) / divisor + 1 {
+                    let needed = (MAX_PIECES - offset) / divisor + 1;
+                    // The smallest divisor that keeps to `count` stacks.
+                    let fitting = (divisor..=MAX_PIECES).find(|d| spec.count > (MAX_PIECES - offset) / d);
+                    let or_divisor = fitting.map_or(String::new(), |d| format!(", or `divisor: {d}` for {} stacks", spec.count));
                     self.problem(
                         "layer_stacks.count",
                         format!(
-                            "{} stacks are too few: (pieces - {offset}) / {divisor} reaches {} with {MAX_PIECES} pieces",
+                            "{} stacks are too few: (pieces - {offset}) / {divisor} reaches {} with {MAX_PIECES} pieces: use `count: {needed}`{or_divisor}",
                             spec.count,
                             (MAX_PIECES - offset) / divisor
                         ),
@@ -215,7 +232,7 @@ impl Validator {
                         format!("{} entries: give the stack of every piece count 0..={MAX_PIECES} ({} entries)", table.len(), MAX_PIECES + 1),
                     );
                 } else if let Some((i, &b)) = table.iter().enumerate().find(|(_, b)| **b >= spec.count) {
-                    self.problem(format!("layer_stacks.select[{i}]"), format!("stack {b} does not exist: there are {}", spec.count));
+                    self.problem(format!("layer_stacks.select[{i}]"), format!("stack {b} does not exist: there are {}, numbered from 0 to {}", spec.count, spec.count.saturating_sub(1)));
                 } else {
                     for (e, &b) in entries.iter_mut().zip(table) {
                         *e = b as u8;
@@ -230,7 +247,7 @@ impl Validator {
         LayerStacks { count: spec.count, select }
     }
 
-    fn transformer(&mut self, spec: &schema::TransformerSpec, stacks: usize) -> Transformer {
+    fn transformer(&mut self, spec: &schema::TransformerSpec, stacks: usize, layers: &[LayerSpec]) -> Transformer {
         let dims = spec.dimensions;
         let (output, output_dimensions, block, top) = match spec.output {
             schema::TransformerOutput::ClippedReLU { max } => {
@@ -261,9 +278,11 @@ impl Validator {
         self.transformer_type = output.value_type();
         self.transformer_broken = dims == 0;
         if dims == 0 || !dims.is_multiple_of(block) {
+            let below = dims / block * block;
+            let nearest = if below == 0 { format!("{block}") } else { format!("{below} or {}", below + block) };
             self.problem(
                 "transformer.dimensions",
-                format!("dimensions {dims} must be a positive multiple of {block} (SIMD register blocks{})",
+                format!("dimensions {dims} must be a positive multiple of {block} (SIMD register blocks{}): e.g. {nearest}",
                     if block > TRANSFORMER_BLOCK { ", per pairwise half" } else { "" }),
             );
         }
@@ -275,11 +294,12 @@ impl Validator {
             // The values pass unchanged: no clamp to check.
         } else if !(1..=i32::from(i16::MAX)).contains(&max) {
             self.problem("transformer.output.max", format!("max {max} must lie in 1..={} (it clamps i16 lanes)", i16::MAX));
-        } else if !(1..=MAX_TRANSFORMED).contains(&top) {
-            self.problem(
-                "transformer.output",
-                format!("the transformer's largest output is {top}; it must lie in 1..={MAX_TRANSFORMED} (a u8)"),
-            );
+        } else if !(1..=MAX_TRANSFORMED).contains(&top) || (top > MAX_ACTIVATION && !self.bullet && i8_reader(layers).is_some()) {
+            // Too large for a u8, or, in a Stockfish file (no i16 weights),
+            // for the i8 weights of the layer reading it: the clamp is the
+            // cause, and the message names a clamp that fits.
+            let (path, message) = self.transformer_too_large(&spec.output, top, layers);
+            self.problem(path, message);
         }
         self.transformer_top = top;
         for (field, ty) in [("bias", spec.bias), ("accumulator", spec.accumulator)] {
@@ -307,6 +327,70 @@ impl Validator {
         }
     }
 
+    /// The problem of a transformer output stage whose largest value `top`
+    /// exceeds a u8 (or the 127 of the i8 weights reading it in a Stockfish
+    /// file), naming the values that fit.
+    fn transformer_too_large(&self, output: &schema::TransformerOutput, top: i32, layers: &[LayerSpec]) -> (&'static str, String) {
+        let reader = i8_reader(layers);
+        let limit = if reader.is_some() { MAX_ACTIVATION } else { MAX_TRANSFORMED };
+        let why = match reader {
+            Some(name) if top <= MAX_TRANSFORMED => {
+                format!("`{name}` reads them with i8 weights, whose inputs must stay within {MAX_ACTIVATION} (u8 x i8 products are summed in pairs into i16 lanes)")
+            }
+            Some(name) => format!(
+                "the transformer's output is a u8 (at most {MAX_TRANSFORMED}), and `{name}` reads it with i8 weights, whose inputs must stay within {MAX_ACTIVATION}"
+            ),
+            None => format!("the transformer's output is a u8 (at most {MAX_TRANSFORMED})"),
+        };
+        match *output {
+            schema::TransformerOutput::ClippedReLU { max } => {
+                let screlu = layers.iter().find_map(|l| match l {
+                    LayerSpec::SCReLU { name, input, max } if reference_name(input) == "transformer" => Some((name.as_str(), *max)),
+                    _ => None,
+                });
+                let larger = match screlu {
+                    Some((name, m)) if m == max => format!(
+                        "to clamp at {max}, write `output: Accumulators`: the i16 accumulators go to `{name}`, whose `SCReLU(max: {max})` clamps them itself (as in archs/bullet/akimbo.ron)"
+                    ),
+                    Some((name, _)) => format!(
+                        "to clamp at {max}, write `output: Accumulators` and `max: {max}` in `{name}`, which then clamps the i16 accumulators itself (`SCReLU(max: {max})`, as in archs/bullet/akimbo.ron)"
+                    ),
+                    None => format!(
+                        "to clamp at {max}, write `output: Accumulators` and let the first layer clamp the i16 accumulators, e.g. `SCReLU(name: \"screlu\", input: \"transformer\", max: {max})` (as in archs/bullet/akimbo.ron)"
+                    ),
+                };
+                let fits = format!("or `ClippedReLU(max: {limit})` (a max in 1..={limit})");
+                if top > MAX_TRANSFORMED {
+                    ("transformer.output.max", format!("`ClippedReLU(max: {max})` outputs values up to {max}, but {why}: {larger}; {fits}"))
+                } else {
+                    ("transformer.output.max", format!("`ClippedReLU(max: {max})` outputs values up to {max}, but {why}: use `max: {limit}`, or i16 weights in a bullet file"))
+                }
+            }
+            schema::TransformerOutput::Pairwise { max, divisor } => {
+                // The smallest power-of-two divisor at least the given one
+                // whose outputs fit and whose SIMD form is exact.
+                let square = i64::from(max) * i64::from(max);
+                let k0 = if divisor > 0 { divisor.trailing_zeros() } else { 0 };
+                let fitting = (k0..=30).find(|&k| {
+                    let exact = (k <= 16 && i64::from(max) << (16 - k) < 1 << 16) || square < 1 << 16;
+                    square >> k <= i64::from(limit) && exact
+                });
+                // The largest max whose outputs fit with the given divisor.
+                let fitting_max = (1..max).rev().find(|&m| i64::from(m) * i64::from(m) / i64::from(divisor.max(1)) <= i64::from(limit));
+                let mut fixes = Vec::new();
+                if let Some(k) = fitting {
+                    fixes.push(format!("`divisor: {}` (largest output {})", 1i64 << k, square >> k));
+                }
+                if let Some(m) = fitting_max {
+                    fixes.push(format!("`max: {m}` (largest output {})", i64::from(m) * i64::from(m) / i64::from(divisor.max(1))));
+                }
+                let fixes = if fixes.is_empty() { String::new() } else { format!(": use {}", fixes.join(", or ")) };
+                ("transformer.output", format!("`Pairwise(max: {max}, divisor: {divisor})` outputs values up to {max} * {max} / {divisor} = {top}, but {why}{fixes}"))
+            }
+            schema::TransformerOutput::Accumulators => ("transformer.output", format!("the transformer's outputs reach {top}")),
+        }
+    }
+
     fn layers(&mut self, specs: &[LayerSpec], transformer_outputs: usize) -> Vec<Layer> {
         if specs.is_empty() {
             self.problem("layers", "a layer stack needs at least one layer");
@@ -326,14 +410,24 @@ impl Validator {
             }
             let layer = match spec {
                 LayerSpec::Affine { input, outputs, sparse, weight, divisor, sum, .. } => {
+                    // A divisor belongs to i16 weights (`sum / divisor + bias`,
+                    // bullet's output layers). With i8 weights (the default
+                    // when `weight` is left out) the missing `weight: I16` is
+                    // the mistake: it is reported alone, and the layer is
+                    // checked as the i16 layer it was meant to be (its tensor
+                    // types and i32 inputs are then right, not wrong).
+                    let weight = &if *divisor != 1 && *weight == IntType::I8 {
+                        self.problem(
+                            format!("{at}.divisor"),
+                            format!("`divisor: {divisor}` divides the sum of i16 weights (`sum / {divisor} + bias`), but `{name}` has i8 weights (`weight` is I8 by default): add `weight: I16` to `{name}`"),
+                        );
+                        IntType::I16
+                    } else {
+                        *weight
+                    };
                     let wide = *weight == IntType::I16;
                     let float = *weight == IntType::F32;
-                    let accepted: &[ValueType] = match weight {
-                        IntType::I16 => &[ValueType::U8, ValueType::I32],
-                        IntType::F32 => &[ValueType::F32],
-                        _ => &[ValueType::U8],
-                    };
-                    let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, accepted);
+                    let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, Reader::Affine(*weight));
                     if *outputs == 0 {
                         self.problem(format!("{at}.outputs"), "an affine layer needs at least one output");
                     }
@@ -354,15 +448,24 @@ impl Validator {
                         self.problem(format!("{at}.sparse"), "sparse input is only supported for a layer reading the transformer");
                     }
                     if *divisor != 1 && !wide {
-                        self.problem(format!("{at}.divisor"), "a divisor before the bias is only supported with I16 weights");
+                        if *weight != IntType::I8 {
+                            self.problem(format!("{at}.divisor"), format!("a divisor before the bias is only supported with I16 weights, not {weight:?}"));
+                        }
                     } else if *divisor <= 0 {
                         self.problem(format!("{at}.divisor"), format!("divisor {divisor} must be positive"));
                     }
-                    if !wide && self.transformer_top > MAX_ACTIVATION && slice.is_some_and(|s| s.source == Source::Transformer) {
+                    // Outputs over 255 are the transformer's problem, and so
+                    // are outputs over 127 in a Stockfish file (no i16
+                    // weights there); both are reported there.
+                    if !wide
+                        && self.bullet
+                        && (MAX_ACTIVATION + 1..=MAX_TRANSFORMED).contains(&self.transformer_top)
+                        && slice.is_some_and(|s| s.source == Source::Transformer)
+                    {
                         self.problem(
                             format!("{at}.input"),
                             format!(
-                                "the transformer's outputs reach {}, but i8 weights read values up to {MAX_ACTIVATION}; use `weight: I16`",
+                                "the transformer's outputs reach {}, but i8 weights read values up to {MAX_ACTIVATION}: add `weight: I16` to `{name}` (i16 weights read u8 values up to {MAX_TRANSFORMED}), or clamp the transformer at {MAX_ACTIVATION}",
                                 self.transformer_top
                             ),
                         );
@@ -385,8 +488,7 @@ impl Validator {
                     }
                 }
                 LayerSpec::SCReLU { input, max, .. } => {
-                    let slice =
-                        self.input(&format!("{at}.input"), input, &layers, transformer_outputs, &[ValueType::U8, ValueType::I16, ValueType::I32]);
+                    let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, Reader::SCReLU);
                     if !(1..=MAX_SCRELU).contains(max) {
                         self.problem(format!("{at}.max"), format!("max {max} must lie in 1..={MAX_SCRELU} (its square is an i32)"));
                     }
@@ -401,14 +503,12 @@ impl Validator {
                     }
                 }
                 LayerSpec::CReLU { input, max, .. } | LayerSpec::ToFloat { input, divisor: max, .. } | LayerSpec::ToInt { input, multiply: max, .. } => {
-                    let (kind, accepted, output_type, field): (LayerKind, &[ValueType], ValueType, &str) = match spec {
-                        LayerSpec::CReLU { .. } => (LayerKind::CReLU { max: *max }, &[ValueType::F32], ValueType::F32, "max"),
-                        LayerSpec::ToFloat { .. } => {
-                            (LayerKind::ToFloat { divisor: *max }, &[ValueType::U8, ValueType::I16, ValueType::I32], ValueType::F32, "divisor")
-                        }
-                        _ => (LayerKind::ToInt { multiply: *max }, &[ValueType::F32], ValueType::I32, "multiply"),
+                    let (kind, reader, output_type, field) = match spec {
+                        LayerSpec::CReLU { .. } => (LayerKind::CReLU { max: *max }, Reader::CReLU, ValueType::F32, "max"),
+                        LayerSpec::ToFloat { .. } => (LayerKind::ToFloat { divisor: *max }, Reader::ToFloat, ValueType::F32, "divisor"),
+                        _ => (LayerKind::ToInt { multiply: *max }, Reader::ToInt, ValueType::I32, "multiply"),
                     };
-                    let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, accepted);
+                    let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, reader);
                     if !(max.is_finite() && *max > 0.0) {
                         self.problem(format!("{at}.{field}"), format!("{field} {max} must be a positive finite number"));
                     }
@@ -424,7 +524,7 @@ impl Validator {
                 }
                 LayerSpec::ClippedReLU { input, shift, max, .. } | LayerSpec::SqrClippedReLU { input, shift, max, .. } => {
                     let squared = matches!(spec, LayerSpec::SqrClippedReLU { .. });
-                    let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, &[ValueType::I32]);
+                    let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, Reader::ClippedReLU { squared });
                     let max_shift = if squared { 62 } else { 31 };
                     if *shift > max_shift {
                         self.problem(format!("{at}.shift"), format!("shift {shift} must be at most {max_shift}"));
@@ -450,7 +550,7 @@ impl Validator {
                     let slices: Vec<Slice> = inputs
                         .iter()
                         .enumerate()
-                        .filter_map(|(j, s)| self.input(&format!("{at}.inputs[{j}]"), s, &layers, transformer_outputs, &[ValueType::U8]))
+                        .filter_map(|(j, s)| self.input(&format!("{at}.inputs[{j}]"), s, &layers, transformer_outputs, Reader::Concat))
                         .collect();
                     let len = slices.iter().fold(0usize, |sum, s| sum.saturating_add(s.len));
                     Layer {
@@ -477,7 +577,7 @@ impl Validator {
         reference: &str,
         layers: &[Layer],
         transformer_outputs: usize,
-        accepted: &[ValueType],
+        reader: Reader,
     ) -> Option<Slice> {
         let Some((name, range)) = parse_reference(reference) else {
             self.problem(path, format!("`{reference}` is not a reference: write `name`, `name[start..end]` or `name[index]`"));
@@ -498,6 +598,8 @@ impl Validator {
             let known: Vec<&str> = std::iter::once("transformer").chain(layers.iter().map(|l| l.name.as_str())).collect();
             let message = if self.all_names.iter().any(|n| n == name) {
                 format!("`{name}` is defined after this layer: a layer reads `transformer` or an earlier layer ({})", known.join(", "))
+            } else if let Some(near) = closest(name, &known) {
+                format!("unknown input `{name}`: did you mean `{near}`? (a layer reads `transformer` or an earlier layer: {})", known.join(", "))
             } else {
                 format!("unknown input `{name}`: a layer reads `transformer` or an earlier layer ({})", known.join(", "))
             };
@@ -509,12 +611,23 @@ impl Validator {
             self.problem(path, format!("`{reference}` selects {start}..{end}, but `{name}` has {len} values"));
             return None;
         }
-        if !accepted.contains(&ty) {
-            let wanted: Vec<&str> = accepted.iter().map(|&t| type_name(t)).collect();
-            self.problem(
-                path,
-                format!("`{name}` produces {} values but this layer reads {} values", type_name(ty), wanted.join(" or ")),
-            );
+        if !reader.accepted().contains(&ty) {
+            let kind = match source {
+                Source::Transformer => None,
+                Source::Layer(i) => Some(&layers[i].kind),
+            };
+            let producer = match kind {
+                None => "`transformer` (`output: Accumulators`)".to_owned(),
+                Some(kind) => format!("`{name}` ({})", kind_name(kind)),
+            };
+            let mut message = format!("{producer} produces {} values, but {}", type_name(ty), reader.describe());
+            // The reading layer's name, from the path `layers[i]...`.
+            let index = path.strip_prefix("layers[").and_then(|p| p.split(']').next()).and_then(|i| i.parse::<usize>().ok());
+            let reading = index.and_then(|i| self.all_names.get(i)).map_or("this layer", String::as_str);
+            if let Some(hint) = reader.hint(ty, kind, name, reading) {
+                message = format!("{message}: {hint}");
+            }
+            self.problem(path, message);
             return None;
         }
         Some(Slice { source, start, len: end - start })
@@ -581,7 +694,9 @@ impl Validator {
         };
         match layers.iter().position(|l| l.name == name) {
             None => {
-                self.problem(path, format!("unknown layer `{name}`: {expected}"));
+                let names: Vec<&str> = layers.iter().map(|l| l.name.as_str()).collect();
+                let near = closest(name, &names).map_or(String::new(), |near| format!(" (did you mean `{near}`?)"));
+                self.problem(path, format!("unknown layer `{name}`{near}: {expected}"));
                 return None;
             }
             Some(i) if layers[i].output_type != ValueType::I32 => {
@@ -590,7 +705,7 @@ impl Validator {
             }
             Some(_) => {}
         }
-        let slice = self.input(path, reference, layers, 0, &[ValueType::I32])?;
+        let slice = self.input(path, reference, layers, 0, Reader::Output)?;
         let Source::Layer(layer) = slice.source else { return None };
         if slice.len != 1 {
             self.problem(path, format!("`{reference}` must select exactly one value, not {}", slice.len));
@@ -612,7 +727,10 @@ impl Validator {
         let (tensors, pad_to) = match &file.format {
             schema::FileFormat::Stockfish => {
                 if file.version.is_none() {
-                    self.problem("file", "a Stockfish-format file starts with a version word: give `version: 0x...`");
+                    self.problem(
+                        "file",
+                        "a Stockfish-format file starts with a version word: add `version: <the u32 at offset 0 of the net>` to `file`: 0x7AF32F20 for Stockfish 14 to 18, 0x6A448AFA for 19, 0x7AF32F16 for 12 (or `format: Bullet(...)` for a bullet net, which has no header)",
+                    );
                 }
                 if let Some(i) = layers.iter().position(|l| matches!(l.kind, LayerKind::WideAffine { .. } | LayerKind::FloatAffine { .. })) {
                     self.problem(format!("layers[{i}].weight"), "layers with i16 or f32 weights are read from bullet-format files only (`file: (format: Bullet(...))`)");
@@ -652,14 +770,22 @@ impl Validator {
                         None
                     }
                     None => {
-                        self.problem(format!("{at}.tensor"), format!("unknown layer `{layer}`"));
+                        let names: Vec<&str> = layers.iter().filter(|l| l.kind.is_affine()).map(|l| l.name.as_str()).collect();
+                        let near = closest(layer, &names).map_or(String::new(), |near| format!(": did you mean `{near}.{part}`?"));
+                        self.problem(format!("{at}.tensor"), format!("unknown layer `{layer}`{near} (the affine layers are {})", names.join(", ")));
                         None
                     }
                 },
                 _ => {
+                    let mut tensors = vec!["transformer.weights".to_owned(), "transformer.biases".to_owned()];
+                    for l in layers.iter().filter(|l| l.kind.is_affine()) {
+                        tensors.extend([format!("{}.weights", l.name), format!("{}.biases", l.name)]);
+                    }
+                    let names: Vec<&str> = tensors.iter().map(String::as_str).collect();
+                    let near = closest(&t.tensor, &names).map_or(String::new(), |near| format!("did you mean `{near}`? "));
                     self.problem(
                         format!("{at}.tensor"),
-                        format!("`{}` is not a tensor: write `transformer.weights`, `transformer.biases`, `<layer>.weights` or `<layer>.biases`", t.tensor),
+                        format!("`{}` is not a tensor: {near}write `transformer.weights`, `transformer.biases`, `<layer>.weights` or `<layer>.biases`", t.tensor),
                     );
                     None
                 }
@@ -697,7 +823,24 @@ impl Validator {
             };
             if !allowed.contains(&t.ty) {
                 let names: Vec<String> = allowed.iter().map(|t| format!("{t:?}")).collect();
-                self.problem(format!("{at}.type"), format!("`{}` cannot be stored as {:?}: use {}", t.tensor, t.ty, names.join(" or ")));
+                // A layer's weights of a type its layer does not have: the
+                // layer's `weight` is as likely the mistake as the tensor's.
+                let layer_fix = match param {
+                    Param::Weights(j) if matches!(layers[j].kind, LayerKind::Affine { .. }) && t.ty == IntType::I16 => {
+                        Some(format!("`{}` has i8 weights: add `weight: I16` to `{}`, or store the tensor as I8", layers[j].name, layers[j].name))
+                    }
+                    Param::Weights(j) if !matches!(layers[j].kind, LayerKind::FloatAffine { .. }) && t.ty == IntType::F32 => Some(format!(
+                        "`{}` has integer weights: for f32 weights add `weight: F32, sum: Sequential` to `{}`, or store the tensor as {}",
+                        layers[j].name,
+                        layers[j].name,
+                        names.join(" or ")
+                    )),
+                    _ => None,
+                };
+                match layer_fix {
+                    Some(fix) => self.problem(format!("{at}.type"), format!("`{}` is {:?}, but {fix}", t.tensor, t.ty)),
+                    None => self.problem(format!("{at}.type"), format!("`{}` cannot be stored as {:?}: use {}", t.tensor, t.ty, names.join(" or "))),
+                }
             }
             if t.layout.is_some() && !matches!(param, Param::Weights(_)) {
                 self.problem(format!("{at}.layout"), "only a layer's weights have a layout");
@@ -749,6 +892,20 @@ impl Validator {
     }
 }
 
+/// The name a reference reads (`fc_0` of `fc_0[0..15]`).
+fn reference_name(reference: &str) -> &str {
+    reference.split('[').next().unwrap_or(reference).trim()
+}
+
+/// The first layer reading the transformer with i8 weights (an `Affine`
+/// with the default weight type and no divisor, which would make it i16).
+fn i8_reader(layers: &[LayerSpec]) -> Option<&str> {
+    layers.iter().find_map(|l| match l {
+        LayerSpec::Affine { name, input, weight: IntType::I8, divisor: 1, .. } if reference_name(input) == "transformer" => Some(name.as_str()),
+        _ => None,
+    })
+}
+
 fn layer_name(spec: &LayerSpec) -> &str {
     match spec {
         LayerSpec::Affine { name, .. }
@@ -764,10 +921,133 @@ fn layer_name(spec: &LayerSpec) -> &str {
 
 fn type_name(ty: ValueType) -> &'static str {
     match ty {
-        ValueType::U8 => "u8 (activation)",
-        ValueType::I32 => "i32 (affine)",
-        ValueType::I16 => "i16 (accumulator)",
-        ValueType::F32 => "f32 (float layer)",
+        ValueType::U8 => "u8",
+        ValueType::I32 => "i32",
+        ValueType::I16 => "i16",
+        ValueType::F32 => "f32",
+    }
+}
+
+/// The name of a layer's kind in the file.
+fn kind_name(kind: &LayerKind) -> &'static str {
+    match kind {
+        LayerKind::Affine { .. } => "Affine",
+        LayerKind::WideAffine { .. } => "Affine with i16 weights",
+        LayerKind::FloatAffine { .. } => "Affine with f32 weights",
+        LayerKind::SCReLU { .. } => "SCReLU",
+        LayerKind::CReLU { .. } => "CReLU",
+        LayerKind::ToFloat { .. } => "ToFloat",
+        LayerKind::ToInt { .. } => "ToInt",
+        LayerKind::ClippedReLU { .. } => "ClippedReLU",
+        LayerKind::SqrClippedReLU { .. } => "SqrClippedReLU",
+        LayerKind::Concat => "Concat",
+    }
+}
+
+/// What reads a reference: the value types it takes, and how a reference
+/// of another type is put right.
+#[derive(Debug, Clone, Copy)]
+enum Reader {
+    Affine(IntType),
+    SCReLU,
+    ToFloat,
+    CReLU,
+    ToInt,
+    ClippedReLU { squared: bool },
+    Concat,
+    /// `output.value` and `output.forward.input`.
+    Output,
+}
+
+impl Reader {
+    fn accepted(self) -> &'static [ValueType] {
+        match self {
+            Reader::Affine(IntType::I16) => &[ValueType::U8, ValueType::I32],
+            Reader::Affine(IntType::F32) | Reader::CReLU | Reader::ToInt => &[ValueType::F32],
+            Reader::Affine(_) | Reader::Concat => &[ValueType::U8],
+            Reader::SCReLU | Reader::ToFloat => &[ValueType::U8, ValueType::I16, ValueType::I32],
+            Reader::ClippedReLU { .. } | Reader::Output => &[ValueType::I32],
+        }
+    }
+
+    /// "an Affine with i8 weights reads u8 values".
+    fn describe(self) -> String {
+        let what = match self {
+            Reader::Affine(IntType::I16) => "an Affine with i16 weights",
+            Reader::Affine(IntType::F32) => "an Affine with f32 weights",
+            Reader::Affine(_) => "an Affine with i8 weights",
+            Reader::SCReLU => "SCReLU",
+            Reader::ToFloat => "ToFloat",
+            Reader::CReLU => "CReLU",
+            Reader::ToInt => "ToInt",
+            Reader::ClippedReLU { squared: false } => "ClippedReLU",
+            Reader::ClippedReLU { squared: true } => "SqrClippedReLU",
+            Reader::Concat => "Concat",
+            Reader::Output => "the output",
+        };
+        let types: Vec<&str> = self.accepted().iter().map(|&t| type_name(t)).collect();
+        format!("{what} reads {} values", types.join(" or "))
+    }
+
+    /// How `reading` (a layer's name) reads values of type `ty` produced
+    /// by `source` (a layer of this kind, or the transformer when `None`).
+    fn hint(self, ty: ValueType, kind: Option<&LayerKind>, source: &str, reading: &str) -> Option<String> {
+        let integer = matches!(ty, ValueType::U8 | ValueType::I16 | ValueType::I32);
+        Some(match (self, ty) {
+            (Reader::Affine(IntType::I8), ValueType::I32) => match kind {
+                Some(LayerKind::SCReLU { .. } | LayerKind::ToInt { .. }) => {
+                    format!("add `weight: I16` to `{reading}` (i16 weights read i32 values; bullet files)")
+                }
+                _ => format!("put an activation between them, e.g. `ClippedReLU(name: \"ac\", input: \"{source}\")`"),
+            },
+            (Reader::Affine(IntType::I8 | IntType::I16) | Reader::Concat, ValueType::I16) | (Reader::ClippedReLU { .. }, ValueType::I16) => {
+                "activate the accumulators first: an `SCReLU(max: ..)` layer reading `transformer`, or a clamp in the transformer (`output: ClippedReLU(max: ..)`)".to_owned()
+            }
+            (Reader::Affine(IntType::I8 | IntType::I16) | Reader::Concat | Reader::ClippedReLU { .. } | Reader::SCReLU | Reader::ToFloat, ValueType::F32) => {
+                "f32 values are read by CReLU, ToInt and `Affine(.., weight: F32, sum: Sequential)`".to_owned()
+            }
+            (Reader::Affine(IntType::F32) | Reader::CReLU | Reader::ToInt, _) if integer => {
+                format!("turn them into f32 first, e.g. `ToFloat(name: \"{source}_f\", input: \"{source}\", divisor: 1.0)`")
+            }
+            (Reader::Concat, ValueType::I32) => {
+                format!("activate them first, e.g. `ClippedReLU(name: \"ac\", input: \"{source}\")`")
+            }
+            (Reader::ClippedReLU { .. }, ValueType::U8) => "it clamps the i32 sums of an Affine layer".to_owned(),
+            _ => return None,
+        })
+    }
+}
+
+/// The candidate closest to a misspelt `name` (at most two edits: an
+/// insertion, a deletion, a substitution or a swap of neighbours), if any
+/// is close and shorter edits leave no tie.
+pub(crate) fn closest<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let distance = |a: &str, b: &str| -> usize {
+        let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+        let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+        for (i, row) in d.iter_mut().enumerate() {
+            row[0] = i;
+        }
+        for (j, cell) in d[0].iter_mut().enumerate() {
+            *cell = j;
+        }
+        for i in 1..=a.len() {
+            for j in 1..=b.len() {
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                d[i][j] = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        d[a.len()][b.len()]
+    };
+    let limit = if name.chars().count() <= 3 { 1 } else { 2 };
+    let mut scored: Vec<(usize, &str)> = candidates.iter().map(|&c| (distance(name, c), c)).filter(|&(d, _)| d <= limit).collect();
+    scored.sort();
+    match scored.as_slice() {
+        [(d, best), rest @ ..] if rest.first().is_none_or(|(e, _)| e > d) => Some(best),
+        _ => None,
     }
 }
 

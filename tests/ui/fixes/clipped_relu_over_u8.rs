@@ -1,0 +1,3 @@
+nnue::nnue!(include "clipped_relu_over_u8.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "divisor_without_i16_weights.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "f32_tensor_of_integer_layer.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "feature_set_without_parens.ron");
+
+fn main() {}

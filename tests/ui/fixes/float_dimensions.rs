@@ -1,0 +1,3 @@
+nnue::nnue!(include "float_dimensions.ron");
+
+fn main() {}

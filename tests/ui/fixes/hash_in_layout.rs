@@ -1,0 +1,3 @@
+nnue::nnue!(include "hash_in_layout.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "hash_word_on_file.ron");
+
+fn main() {}

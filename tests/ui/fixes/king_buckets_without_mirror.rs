@@ -1,0 +1,3 @@
+nnue::nnue!(include "king_buckets_without_mirror.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "missing_eval.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "missing_king_buckets.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "misspelt_input.ron");
+
+fn main() {}

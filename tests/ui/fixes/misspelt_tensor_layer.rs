@@ -1,0 +1,3 @@
+nnue::nnue!(include "misspelt_tensor_layer.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "pairwise_over_u8.ron");
+
+fn main() {}

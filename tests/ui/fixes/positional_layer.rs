@@ -1,0 +1,3 @@
+nnue::nnue!(include "positional_layer.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "repeat_expression.ron");
+
+fn main() {}

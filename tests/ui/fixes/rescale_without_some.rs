@@ -1,0 +1,3 @@
+nnue::nnue!(include "rescale_without_some.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "stockfish_without_version.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "version_in_some.ron");
+
+fn main() {}
