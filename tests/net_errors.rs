@@ -72,6 +72,49 @@ fn wrong_hashes_name_their_section_and_offset() {
     );
 }
 
+nnue::nnue!(include "tests/piece_square/king_buckets.ron");
+
+/// A Stockfish-format `PieceSquare` set written without `hash:` (its word is
+/// then 0): a net whose set has a word fails the header hash, and the error
+/// names the field and the word, computed from the transformer's hash word
+/// (`word ^ 2 * L1`). Issue 55: "the header hash at offset 4 is 0x0C1035AE,
+/// but architecture `sf19lite` expects 0x63337916" named neither.
+#[test]
+fn a_feature_set_without_its_hash_word_names_the_word() {
+    let word = 0x6F23_4CB8u32;
+    // `king_buckets.ron`'s random net with the set's word mixed into the
+    // header and the transformer's words, as a net of the same shape whose
+    // set has that word.
+    let mut b = king_buckets::random_net_file(1);
+    let t = transformer_at(&b);
+    for at in [4, t] {
+        let changed = u32_at(&b, at) ^ word;
+        b[at..at + 4].copy_from_slice(&changed.to_le_bytes());
+    }
+    assert_eq!(king_buckets::TRANSFORMER_HASH, 2 * 128, "no hash word: 2 * L1 alone");
+    let error = king_buckets::Network::from_bytes_with_isa(&b, nnue::runtime::Isa::Scalar).err().unwrap();
+    match error {
+        LoadError::FeatureSetHash { offset: 4, set_hash, dimensions, transformer_offset, transformer_found, .. } => {
+            assert_eq!((set_hash, dimensions, transformer_offset, transformer_found), (word, 128, t, word ^ 256));
+        }
+        ref other => panic!("{other}"),
+    }
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "the header hash at offset 4 is 0x{:08X}, but architecture `king_buckets` expects 0x{:08X}: the net's feature set has hash word 0x6F234CB8 (its transformer hash word at offset {t}, 0x6F234DB8, is 0x6F234CB8 ^ 2 * 128, L1 being 128), but the architecture's feature set has none: add `hash: 0x6F234CB8` to the feature set",
+            king_buckets::HEADER_HASH ^ word,
+            king_buckets::HEADER_HASH
+        )
+    );
+    // The same from a file read in chunks.
+    let path = std::env::temp_dir().join(format!("nnue-net-errors-{}.nnue", std::process::id()));
+    std::fs::write(&path, &b).unwrap();
+    let from_file = king_buckets::Network::from_file_with_isa(&path, nnue::runtime::Isa::Scalar).err().unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(from_file.to_string(), error.to_string());
+}
+
 #[test]
 fn trailing_bytes() {
     let mut b = small();

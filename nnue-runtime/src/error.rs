@@ -21,6 +21,26 @@ pub enum LoadError {
     #[error("{what} at offset {offset} is 0x{found:08X}, but architecture `{arch}` expects 0x{expected:08X} (a net of another architecture?)")]
     Hash { what: String, offset: usize, found: u32, expected: u32, arch: &'static str },
 
+    /// The header hash differs, and the file's transformer hash word shows
+    /// why: it is the architecture's (2 · L1, the word of a transformer whose
+    /// feature set has no hash word) with the feature-set word `set_hash`
+    /// mixed in, the layer stacks' words being equal. The architecture's
+    /// feature set lacks `hash: set_hash`.
+    #[error(
+        "the header hash at offset {offset} is 0x{found:08X}, but architecture `{arch}` expects 0x{expected:08X}: the net's feature set has hash word 0x{set_hash:08X} (its transformer hash word at offset {transformer_offset}, 0x{transformer_found:08X}, is 0x{set_hash:08X} ^ 2 * {dimensions}, L1 being {dimensions}), but the architecture's feature set has none: add `hash: 0x{set_hash:08X}` to the feature set"
+    )]
+    FeatureSetHash {
+        offset: usize,
+        found: u32,
+        expected: u32,
+        arch: &'static str,
+        transformer_offset: usize,
+        transformer_found: u32,
+        /// L1, from the architecture's transformer word `2 * L1`.
+        dimensions: usize,
+        set_hash: u32,
+    },
+
     #[error("description at offset 12 is not UTF-8 text ({len} bytes)")]
     Description { len: usize },
 

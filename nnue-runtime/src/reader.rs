@@ -62,6 +62,24 @@ pub struct Header {
     pub description: String,
 }
 
+/// When a net's header hash `found` is not the architecture's `expected`,
+/// and its transformer hash word is `transformer`: `(L1, the feature set's
+/// word)` if the difference is a feature-set hash word missing from the
+/// architecture.
+///
+/// The header word is the transformer's XOR the layer stack's. If the
+/// stacks' words agree, the architecture's transformer word is `expected ^
+/// found ^ transformer`; when that is `2 * L1` for an L1 the validator
+/// accepts (a positive multiple of 64, here below 32768), the architecture's
+/// feature set has no hash word (its word is 0), and the net's is
+/// `transformer ^ 2 * L1`. Any other difference (another layer stack, another
+/// L1, a feature set with another word) is almost never of this form.
+fn missing_set_hash(expected: u32, found: u32, transformer: u32) -> Option<(usize, u32)> {
+    let width = expected ^ found ^ transformer;
+    let plausible = width != 0 && width.is_multiple_of(128) && width < 1 << 16;
+    (plausible && found != expected).then_some(((width / 2) as usize, transformer ^ width))
+}
+
 /// Bytes read from a file at a time: its arrays (most of it is one LEB128
 /// block of transformer weights) are decoded piece by piece, so a net loaded
 /// from a file is never held whole in memory.
@@ -175,6 +193,23 @@ impl<'a> NetReader<'a> {
             return Err(LoadError::Version { found: header.version, expected: version });
         }
         if header.hash != hash {
+            // The transformer's word follows the header: it may show that
+            // only the feature set's hash word differs.
+            let transformer_offset = self.offset;
+            if let Ok(word) = self.u32("the transformer hash")
+                && let Some((dimensions, set_hash)) = missing_set_hash(hash, header.hash, word)
+            {
+                return Err(LoadError::FeatureSetHash {
+                    offset: at + 4,
+                    found: header.hash,
+                    expected: hash,
+                    arch: self.arch,
+                    transformer_offset,
+                    transformer_found: word,
+                    dimensions,
+                    set_hash,
+                });
+            }
             return Err(LoadError::Hash { what: "the header hash".into(), offset: at + 4, found: header.hash, expected: hash, arch: self.arch });
         }
         Ok(header)
@@ -601,6 +636,40 @@ mod tests {
             assert_eq!(from_file(short), expected, "{cut} bytes cut");
         }
         std::fs::remove_file(&path).unwrap();
+    }
+
+    /// A header hash that differs by a feature-set word the architecture
+    /// lacks names that word, computed from the transformer's hash word;
+    /// any other mismatch stays a plain hash error.
+    #[test]
+    fn a_missing_feature_set_hash_is_named() {
+        // Stockfish 19's lite net (sf19-lite, L1 1024, P_hm's word
+        // 0x6F234CB8) read by an architecture without the set's word.
+        let (set, width, stack) = (0x6F23_4CB8u32, 2048u32, 0x6333_7116u32);
+        let net = |set_word: u32| {
+            let mut w = crate::writer::NetWriter::new();
+            w.header(0x6A44_8AFA, set_word ^ width ^ stack, "lite");
+            w.u32(set_word ^ width);
+            w.finish()
+        };
+        let bytes = net(set);
+        let error = NetReader::new(&bytes, "sf19lite").expect_header(0x6A44_8AFA, width ^ stack).unwrap_err();
+        assert!(matches!(error, LoadError::FeatureSetHash { set_hash: 0x6F23_4CB8, dimensions: 1024, transformer_offset: 16, .. }), "{error:?}");
+        assert_eq!(
+            error.to_string(),
+            "the header hash at offset 4 is 0x0C1035AE, but architecture `sf19lite` expects 0x63337916: the net's feature set has hash word 0x6F234CB8 (its transformer hash word at offset 16, 0x6F2344B8, is 0x6F234CB8 ^ 2 * 1024, L1 being 1024), but the architecture's feature set has none: add `hash: 0x6F234CB8` to the feature set"
+        );
+        // The right word loads; a wrong word or another stack is a plain
+        // hash error.
+        NetReader::new(&bytes, "sf19lite").expect_header(0x6A44_8AFA, set ^ width ^ stack).unwrap();
+        let error = NetReader::new(&bytes, "sf19lite").expect_header(0x6A44_8AFA, 0x7F23_4CB8 ^ width ^ stack).unwrap_err();
+        assert!(matches!(error, LoadError::Hash { offset: 4, .. }), "{error:?}");
+        let error = NetReader::new(&bytes, "sf19lite").expect_header(0x6A44_8AFA, width ^ 0x6333_6A4A).unwrap_err();
+        assert!(matches!(error, LoadError::Hash { offset: 4, .. }), "{error:?}");
+        // A file that ends after its header: the plain error.
+        let short = &bytes[..bytes.len() - 4];
+        let error = NetReader::new(short, "sf19lite").expect_header(0x6A44_8AFA, width ^ stack).unwrap_err();
+        assert!(matches!(error, LoadError::Hash { offset: 4, .. }), "{error:?}");
     }
 
     /// Every i16, written by the writer, reads back, also at the block's end
