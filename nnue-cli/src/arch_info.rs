@@ -151,8 +151,12 @@ fn output_line(arch: &Arch) -> String {
         };
         let _ = write!(line, "{sign}{}[{}]", arch.layers[t.element.layer].name, t.element.index);
     }
-    if let Some((multiply, divide)) = o.rescale {
-        line = format!("({line}) * {multiply} / {divide}");
+    if let Some(r) = o.rescale {
+        let width = match r.width {
+            nnue_spec::schema::ProductWidth::I64 => "",
+            nnue_spec::schema::ProductWidth::I32 => " (product wrapping in i32)",
+        };
+        line = format!("({line}) * {} / {}{width}", r.multiply, r.divide);
     }
     if let Some(f) = o.forward {
         let _ = write!(line, " + {}[{}] * {} / {}", arch.layers[f.input.layer].name, f.input.index, f.multiply, f.divide);

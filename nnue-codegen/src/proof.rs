@@ -60,9 +60,10 @@ pub fn generate(arch: &Arch) -> TokenStream {
             quote!(value)
         }
     };
-    if let Some((multiply, divide)) = arch.output.rescale {
-        let (multiply, divide) = (lit(i64::from(multiply)), lit(i64::from(divide)));
-        value_steps.push(quote!(let value = #rt::overflow::layers::rescale(proof, stack, #value, #multiply, #divide);));
+    if let Some(r) = arch.output.rescale {
+        let (multiply, divide) = (lit(i64::from(r.multiply)), lit(i64::from(r.divide)));
+        let wide = r.width == nnue_spec::schema::ProductWidth::I64;
+        value_steps.push(quote!(let value = #rt::overflow::layers::rescale(proof, stack, #value, #multiply, #divide, #wide);));
         value = quote!(value);
     }
     let output = match arch.output.forward {

@@ -4,7 +4,8 @@
 
 use crate::targets::{self, AffineKernel, Target};
 use crate::tokens::{doc, i32, ident, int, lit, runtime};
-use nnue_spec::ir::{Arch, Layer, LayerKind, Slice, Source, TransformerOutput, ValueType};
+use nnue_spec::ir::{Arch, Layer, LayerKind, Rescale, Slice, Source, TransformerOutput, ValueType};
+use nnue_spec::schema::ProductWidth;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -167,9 +168,13 @@ pub(crate) fn stack_result(arch: &Arch) -> TokenStream {
     let value = value_sum(arch);
     let value = match arch.output.rescale {
         None => value,
-        Some((multiply, divide)) => {
+        Some(Rescale { multiply, divide, width: ProductWidth::I64 }) => {
             let (multiply, divide) = (lit(i64::from(multiply)), lit(i64::from(divide)));
             quote!((i64::from(#value) * #multiply / #divide) as i32)
+        }
+        Some(Rescale { multiply, divide, width: ProductWidth::I32 }) => {
+            let (multiply, divide) = (lit(i64::from(multiply)), lit(i64::from(divide)));
+            quote!(i32::wrapping_div(i32::wrapping_mul(#value, #multiply), #divide))
         }
     };
     match arch.output.forward {

@@ -261,11 +261,21 @@ pub struct Output {
     /// The stack's value: the sum of these terms, in wrapping i32
     /// arithmetic.
     pub value: Vec<Term>,
-    /// `value * multiply / divide` in 64 bits.
-    pub rescale: Option<(i32, i32)>,
+    /// `value * multiply / divide`.
+    pub rescale: Option<Rescale>,
     pub forward: Option<Forward>,
     pub scale: i32,
     pub eval: EvalRule,
+}
+
+/// The stack value's factor `value * multiply / divide`, the product
+/// formed in `width` (wrapping in `I32`), the quotient truncated toward
+/// zero.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rescale {
+    pub multiply: i32,
+    pub divide: i32,
+    pub width: crate::schema::ProductWidth,
 }
 
 /// The skip term `input * multiply / divide` (the product in 64 bits).

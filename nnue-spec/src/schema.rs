@@ -482,8 +482,8 @@ pub struct OutputSpec {
     /// `"fc_2[0]"`, or a sum and difference of several, e.g.
     /// `"fc_2 + fc_0[30] - fc_0[31]"` (wrapping i32 arithmetic).
     pub value: String,
-    /// `value * multiply / divide` in 64 bits, truncated toward zero, before
-    /// the skip term is added.
+    /// `value * multiply / divide`, truncated toward zero, before the skip
+    /// term is added; the product in 64 bits unless `width` says `I32`.
     #[serde(default)]
     pub rescale: Option<Rescale>,
     /// A skip connection added to the layer-stack output.
@@ -500,13 +500,30 @@ fn default_scale() -> i32 {
     16
 }
 
-/// A factor applied in 64 bits: `x * multiply / divide`, the division
-/// truncating toward zero.
+/// A factor `x * multiply / divide`, the division truncating toward zero.
 #[derive(Debug, Clone, Copy, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rescale {
     pub multiply: i32,
     pub divide: i32,
+    /// The width the engine forms the product in: `I64` (exact; the
+    /// default, as Stockfish) or `I32` (wrapping, as an engine that
+    /// multiplies in `int`/`i32`, Reckless for one).
+    #[serde(default = "default_product_width")]
+    pub width: ProductWidth,
+}
+
+/// The integer width of a product.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+pub enum ProductWidth {
+    /// Wrapping 32-bit arithmetic.
+    I32,
+    /// 64-bit arithmetic (exact for two i32 factors).
+    I64,
+}
+
+fn default_product_width() -> ProductWidth {
+    ProductWidth::I64
 }
 
 /// `positional += input * multiply / divide`, in wrapping i32 arithmetic.

@@ -6,7 +6,7 @@
 use crate::feature_sets;
 use crate::hash;
 use crate::ir::{
-    Arch, BucketSelect, Element, FeatureSet, FileFormat, Forward, Layer, LayerKind, LayerStacks, Output, Param, Slice,
+    Arch, BucketSelect, Element, FeatureSet, FileFormat, Forward, Layer, LayerKind, LayerStacks, Output, Param, Rescale, Slice,
     Source, Tensor, Term, Transformer, TransformerOutput, ValueType,
 };
 use crate::limits;
@@ -653,7 +653,7 @@ impl Validator {
             Some((None, ..)) => return None,
             None => None,
         };
-        let rescale = spec.rescale.map(|r| (r.multiply, r.divide));
+        let rescale = spec.rescale.map(|r| Rescale { multiply: r.multiply, divide: r.divide, width: r.width });
         Some(Output { value: value?, rescale, forward, scale: spec.scale, eval: spec.eval })
     }
 

@@ -122,8 +122,12 @@ pub fn paired(proof: &mut OverflowProof, name: &str, stack: usize, weights: &[i8
 
 /// An i16-weight affine layer's outputs `(sum_i weights[o][i] * input[i]) /
 /// divisor + biases[o]` (rows of `inputs` weights). Records `{name} sums`
-/// (i32, before the division) and `{name} outputs` (i32). Returns each
-/// output's range as held in i32.
+/// (i32, before the division) and `{name} outputs` (i32), both wrapping:
+/// every backend forms the sums by wrapping i32 multiplies and adds (the
+/// SIMD kernels' 16-bit products, which must fit, are bounded apart by
+/// [`screlu_products`]) and adds the bias to the quotient with a wrapping
+/// add ([`crate::scalar::WideAffine::finish`]). Returns each output's range
+/// as held in i32.
 #[allow(clippy::too_many_arguments)]
 pub fn wide_affine<const OUT: usize>(
     proof: &mut OverflowProof,
@@ -142,9 +146,9 @@ pub fn wide_affine<const OUT: usize>(
         .enumerate()
         .map(|(o, (&bias, row))| {
             let sum = row.iter().zip(input).fold(Interval::point(0), |acc, (&w, &x)| acc + x.scale(i64::from(w)));
-            proof.record(&sums, Int::I32, sum, || format!("layer stack {stack}, output {o}"));
+            proof.record_wrapping(&sums, sum, || format!("layer stack {stack}, output {o}"));
             let value = sum.held_in(Int::I32).divide(divisor) + Interval::point(i64::from(bias));
-            proof.record(&outputs, Int::I32, value, || format!("layer stack {stack}, output {o}"));
+            proof.record_wrapping(&outputs, value, || format!("layer stack {stack}, output {o}"));
             value.held_in(Int::I32)
         })
         .collect()
@@ -224,10 +228,18 @@ pub fn value_sum(proof: &mut OverflowProof, stack: usize, terms: &[(Interval, bo
     sum.held_in(Int::I32)
 }
 
-/// `value * multiply / divide`, the product in 64 bits and the quotient in
-/// i32. Records `rescaled value`.
-pub fn rescale(proof: &mut OverflowProof, stack: usize, value: Interval, multiply: i64, divide: i64) -> Interval {
-    let scaled = value.scale(multiply).divide(divide);
+/// `value * multiply / divide`, the quotient in i32 and the product in 64
+/// bits (`wide`) or in wrapping i32 arithmetic. Records `rescaled value`,
+/// and for an i32 product `rescale product` (wrapping).
+pub fn rescale(proof: &mut OverflowProof, stack: usize, value: Interval, multiply: i64, divide: i64, wide: bool) -> Interval {
+    let product = value.scale(multiply);
+    let product = if wide {
+        product
+    } else {
+        proof.record_wrapping("rescale product", product, || format!("layer stack {stack}"));
+        product.held_in(Int::I32)
+    };
+    let scaled = product.divide(divide);
     proof.record("rescaled value", Int::I32, scaled, || format!("layer stack {stack}"));
     scaled.held_in(Int::I32)
 }

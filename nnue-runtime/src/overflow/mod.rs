@@ -14,6 +14,18 @@
 //! - [`layers`]: the layer stacks, by interval arithmetic from the
 //!   transformer's output range to the evaluation.
 //!
+//! Two kinds of value are bounded. Most must fit their type: a value that
+//! leaves it would be narrowed (an i16 accumulator lane, a `maddubs` pair
+//! sum saturating at i16, a byte of a `packus`, a product that must fit 16
+//! bits), and how each backend or the engine narrows differs. The others are
+//! *wrapping* ([`OverflowProof::record_wrapping`]): i32 values that every
+//! backend forms only by wrapping adds and multiplies of i32 (the sums of an
+//! i16-weight layer, Reckless's `madd` pairs then i32 adds, an i32
+//! rescale). Such a value has one result modulo 2^32 whatever the order of
+//! its additions, and held in an i32 that result is one integer: backends
+//! (and an engine that wraps the same) cannot disagree on it. Their bounds
+//! are reported; leaving i32 does not refuse the net.
+//!
 //! Generated code builds the proof on loading; an engine reads it from
 //! `Network::overflow_proof`. The pieces, by hand:
 //!
@@ -180,6 +192,10 @@ pub struct Bound {
     pub tightest: String,
     /// That value's range.
     pub tightest_range: Interval,
+    /// Whether the value is formed by wrapping i32 arithmetic on every
+    /// backend (see the module's documentation): then leaving the type is
+    /// reported, not refused.
+    pub wraps: bool,
 }
 
 impl Bound {
@@ -189,9 +205,15 @@ impl Bound {
         self.tightest_range.margin(self.ty)
     }
 
-    /// Whether no value of this name can overflow its type.
-    pub fn holds(&self) -> bool {
+    /// Whether no value of this name can leave its type.
+    pub fn fits(&self) -> bool {
         self.margin() >= 0
+    }
+
+    /// Whether every backend computes the same values: they fit their type,
+    /// or they wrap (see [`Bound::wraps`]).
+    pub fn holds(&self) -> bool {
+        self.wraps || self.fits()
     }
 }
 
@@ -207,6 +229,18 @@ impl OverflowProof {
     /// `at` says which one this is (called only when it is the tightest so
     /// far). Records under one name merge.
     pub fn record(&mut self, value: &str, ty: Int, range: Interval, at: impl FnOnce() -> String) {
+        self.record_as(value, ty, range, false, at);
+    }
+
+    /// [`Self::record`] for an i32 value that every backend forms only by
+    /// wrapping adds and multiplies (the module's documentation says why
+    /// such a value may leave i32): its bound is kept and shown, and does
+    /// not refuse the net.
+    pub fn record_wrapping(&mut self, value: &str, range: Interval, at: impl FnOnce() -> String) {
+        self.record_as(value, Int::I32, range, true, at);
+    }
+
+    fn record_as(&mut self, value: &str, ty: Int, range: Interval, wraps: bool, at: impl FnOnce() -> String) {
         match self.bounds.iter_mut().find(|b| b.value == value) {
             Some(bound) => {
                 bound.range = bound.range.union(range);
@@ -221,6 +255,7 @@ impl OverflowProof {
                 range,
                 tightest: at(),
                 tightest_range: range,
+                wraps,
             }),
         }
     }
@@ -241,13 +276,21 @@ impl OverflowProof {
         &self.bounds
     }
 
-    /// Whether no value can overflow.
+    /// Whether every backend computes the same values: no value can leave
+    /// its type, but for wrapping ones ([`Self::wrapping`]).
     pub fn holds(&self) -> bool {
         self.bounds.iter().all(Bound::holds)
     }
 
-    /// `Ok` if no value can overflow, else an error naming the first value
-    /// that can: where, its bound, and its type.
+    /// The wrapping values that can leave i32 (and wrap around) in some
+    /// position: allowed, since every backend wraps them alike.
+    pub fn wrapping(&self) -> impl Iterator<Item = &Bound> {
+        self.bounds.iter().filter(|b| b.wraps && !b.fits())
+    }
+
+    /// `Ok` if every backend computes the same values ([`Self::holds`]),
+    /// else an error naming the first value that can overflow: where, its
+    /// bound, and its type.
     pub fn check(&self) -> Result<(), LoadError> {
         match self.bounds.iter().find(|b| !b.holds()) {
             None => Ok(()),
@@ -277,7 +320,11 @@ impl fmt::Display for OverflowProof {
             "value", "bound", "margin"
         )?;
         for b in &self.bounds {
-            let flag = if b.holds() { "" } else { "  CAN OVERFLOW" };
+            let flag = match (b.fits(), b.wraps) {
+                (true, _) => "",
+                (false, true) => "  WRAPS (modulo 2^32, alike on every backend)",
+                (false, false) => "  CAN OVERFLOW",
+            };
             writeln!(
                 f,
                 "{:<width$}  {:<4}  {:>25}  {:>11}  {}{flag}",
