@@ -1,13 +1,14 @@
 //! `nnue bench`: nanoseconds per operation, as in Stockfish's timing table
 //! (`tests/reference/stockfish-timings.md`).
 
-use crate::archs::{self, with_network};
+use crate::registry::Registry;
 use nnue::runtime::bench::{parse_moves, walk_shared, Bench, BenchPosition, Operation, TIMING_MOVES};
 use nnue::runtime::{Isa, LoadOptions, Network};
 use std::path::Path;
 
 #[allow(clippy::too_many_arguments)]
 pub fn run(
+    registry: &Registry,
     net: &Path,
     arch: Option<&Path>,
     isas: &[Isa],
@@ -37,9 +38,8 @@ pub fn run(
     };
     println!("net\tarch\tisa\t{}", ops.iter().map(column).collect::<Vec<_>>().join("\t"));
     for &isa in isas {
-        let network = archs::load_file(net, arch, LoadOptions { isa: Some(isa), allow_overflow })?;
-        let medians = with_network!(&*network, net => measure(net, positions.clone(), runs, &ops, threads))
-            .ok_or_else(|| archs::not_incremental(&*network))?;
+        let network = registry.load_file(net, arch, LoadOptions { isa: Some(isa), allow_overflow })?;
+        let medians = registry.incremental(&*network)?.measure(positions.clone(), runs, &ops, threads);
         let name = net.file_name().map_or_else(|| net.display().to_string(), |n| n.to_string_lossy().into_owned());
         let cells: Vec<String> = medians.iter().map(|ns| format!("{ns:.1}")).collect();
         println!("{name}\t{}\t{isa}\t{}", network.arch().name, cells.join("\t"));
@@ -47,7 +47,7 @@ pub fn run(
     Ok(())
 }
 
-fn measure<N: Network + Sync>(net: &N, positions: Vec<BenchPosition>, runs: usize, ops: &[Operation], threads: usize) -> Vec<f64> {
+pub(crate) fn measure<N: Network + Sync>(net: &N, positions: Vec<BenchPosition>, runs: usize, ops: &[Operation], threads: usize) -> Vec<f64> {
     let shared = positions.clone();
     let mut bench = Bench::new(net, positions);
     ops.iter()

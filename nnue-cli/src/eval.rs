@@ -1,17 +1,19 @@
 //! `nnue eval`: one TSV row per position.
 
-use crate::{archs, position};
+use crate::position;
+use crate::registry::Registry;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
 pub fn run(
+    registry: &Registry,
     net: &Path,
     arch: Option<&Path>,
     options: nnue::runtime::LoadOptions,
     fen: Option<&str>,
     fens: Option<&Path>,
 ) -> Result<(), String> {
-    let network = archs::load_file(net, arch, options)?;
+    let network = registry.load_file(net, arch, options)?;
     let fens: Vec<(String, String)> = match (fen, fens) {
         (Some(fen), _) => vec![("--fen".to_owned(), fen.to_owned())],
         (None, Some(file)) => position::read_fens(file)?,

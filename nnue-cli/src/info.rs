@@ -1,10 +1,10 @@
 //! `nnue info --net FILE`.
 
-use crate::archs;
+use crate::registry::Registry;
 use std::path::Path;
 
-pub fn run(net: &Path, arch: Option<&Path>, options: nnue::runtime::LoadOptions) -> Result<(), String> {
-    let network = archs::load_file(net, arch, options)?;
+pub fn run(registry: &Registry, net: &Path, arch: Option<&Path>, options: nnue::runtime::LoadOptions) -> Result<(), String> {
+    let network = registry.load_file(net, arch, options)?;
     let a = network.arch();
     let len = std::fs::metadata(net).map_err(|e| format!("{}: {e}", net.display()))?.len();
     println!("file               {} ({len} bytes)", net.display());
@@ -27,7 +27,15 @@ pub fn run(net: &Path, arch: Option<&Path>, options: nnue::runtime::LoadOptions)
     }
     println!("parameters         transformer {} bytes in memory", a.transformer_bytes);
     let proof = network.overflow_proof();
-    let verdict = if proof.holds() { "no integer can overflow in any legal position" } else { "SOME VALUES CAN OVERFLOW (loaded with --allow-overflow)" };
+    let wrapping: Vec<&str> = proof.wrapping().map(|b| b.value.as_str()).collect();
+    let verdict = match (proof.holds(), wrapping.is_empty()) {
+        (false, _) => "SOME VALUES CAN OVERFLOW (loaded with --allow-overflow)".to_owned(),
+        (true, true) => "no integer can overflow in any legal position".to_owned(),
+        (true, false) => format!(
+            "no value can overflow in any legal position but wrapping i32 values ({}), which every backend wraps alike, modulo 2^32",
+            wrapping.join(", ")
+        ),
+    };
     println!("overflow proof     {verdict}; margins (distance to the type's limits):");
     for line in proof.to_string().lines() {
         println!("  {line}");

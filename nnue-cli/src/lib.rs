@@ -1,4 +1,10 @@
-//! `nnue`: evaluate positions with a Stockfish net, describe nets.
+//! `nnue`: evaluate positions with a Stockfish or bullet net, describe nets
+//! and architecture files.
+//!
+//! The binary is [`main_with`] over the shipped architectures. A net whose
+//! architecture file is not one of them runs in a binary built once for
+//! that file ([`own_arch`]): the same commands with that architecture
+//! compiled in besides, through [`compiled!`].
 
 mod arch_info;
 mod archs;
@@ -6,12 +12,23 @@ mod bench;
 mod eval;
 mod expand;
 mod info;
+mod own_arch;
 mod position;
+mod registry;
 mod walk;
+
+pub use registry::{Compiled, Incremental};
+
+/// What [`compiled!`] expands to names.
+#[doc(hidden)]
+pub mod __private {
+    pub use nnue::runtime::AnyNetwork;
+}
 
 use clap::{Parser, Subcommand};
 use nnue::runtime::{Isa, LoadOptions};
-use std::path::PathBuf;
+use registry::Registry;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// `nnue --version`: the package version and the commit built from (see
@@ -37,8 +54,9 @@ enum Command {
         /// header hash.
         #[arg(long)]
         net: PathBuf,
-        /// The net's architecture file (one of the shipped `archs/`): needed
-        /// for a bullet net, which has no header to be recognised by.
+        /// The net's architecture file: needed for a bullet net, which has no
+        /// header to be recognised by. One of the shipped `archs/` or any
+        /// other (built once into a cached binary, see `nnue help`).
         #[arg(long)]
         arch: Option<PathBuf>,
         /// One position.
@@ -57,8 +75,9 @@ enum Command {
     Bench {
         #[arg(long)]
         net: PathBuf,
-        /// The net's architecture file (one of the shipped `archs/`): needed
-        /// for a bullet net, which has no header to be recognised by.
+        /// The net's architecture file: needed for a bullet net, which has no
+        /// header to be recognised by. One of the shipped `archs/` or any
+        /// other (built once into a cached binary, see `nnue help`).
         #[arg(long)]
         arch: Option<PathBuf>,
         /// One backend, or `all` for every one this CPU runs (default: as for `eval`).
@@ -86,8 +105,9 @@ enum Command {
     Walk {
         #[arg(long)]
         net: PathBuf,
-        /// The net's architecture file (one of the shipped `archs/`): needed
-        /// for a bullet net, which has no header to be recognised by.
+        /// The net's architecture file: needed for a bullet net, which has no
+        /// header to be recognised by. One of the shipped `archs/` or any
+        /// other (built once into a cached binary, see `nnue help`).
         #[arg(long)]
         arch: Option<PathBuf>,
         /// A file with one FEN per line (blank lines and `#` comments
@@ -112,7 +132,7 @@ enum Command {
         #[arg(long, required_unless_present = "arch")]
         net: Option<PathBuf>,
         /// An architecture (RON) file; with --net, the net's architecture
-        /// (one of the shipped `archs/`, needed for a bullet net).
+        /// (needed for a bullet net; any file, as for `eval`).
         #[arg(long)]
         arch: Option<PathBuf>,
         /// With --arch alone: the diagram as Graphviz dot.
@@ -136,25 +156,38 @@ enum Command {
     },
 }
 
-fn main() -> ExitCode {
+/// The `nnue` command with the shipped architectures and `extra` (a
+/// binary built for a user's architecture file passes it here).
+pub fn main_with(extra: &'static [Compiled]) -> ExitCode {
     let cli = Cli::parse();
+    let registry = Registry { shipped: archs::SHIPPED, extra };
+    // An architecture file that is not compiled in: run the command in the
+    // binary built for it.
+    if let Some(arch) = cli.command.arch_of_net() {
+        match registry.find(arch) {
+            Ok(Some(_)) => {}
+            Ok(None) => return own_arch::run(arch),
+            Err(message) => return fail(&message),
+        }
+    }
+    let registry = &registry;
     let allow_overflow = cli.allow_overflow;
     let options = |isa: Option<String>| choose_isa(isa.as_deref()).map(|isa| LoadOptions { isa: Some(isa), allow_overflow });
     let result = match cli.command {
         Command::Eval { net, arch, fen, fens, isa } => {
-            options(isa).and_then(|o| eval::run(&net, arch.as_deref(), o, fen.as_deref(), fens.as_deref()))
+            options(isa).and_then(|o| eval::run(registry, &net, arch.as_deref(), o, fen.as_deref(), fens.as_deref()))
         }
         Command::Bench { net, arch, isa, moves, runs, ops, threads } => {
             let isas = match isa.as_deref() {
                 Some("all") => Ok(Isa::available()),
                 other => choose_isa(other).map(|i| vec![i]),
             };
-            isas.and_then(|isas| bench::run(&net, arch.as_deref(), &isas, allow_overflow, moves.as_deref(), runs, ops.as_deref(), threads))
+            isas.and_then(|isas| bench::run(registry, &net, arch.as_deref(), &isas, allow_overflow, moves.as_deref(), runs, ops.as_deref(), threads))
         }
         Command::Walk { net, arch, fens, depth, isa, verify } => {
-            options(isa).and_then(|o| walk::run(&net, arch.as_deref(), &fens, depth, o, verify))
+            options(isa).and_then(|o| walk::run(registry, &net, arch.as_deref(), &fens, depth, o, verify))
         }
-        Command::Info { net: Some(net), arch, isa, .. } => options(isa).and_then(|o| info::run(&net, arch.as_deref(), o)),
+        Command::Info { net: Some(net), arch, isa, .. } => options(isa).and_then(|o| info::run(registry, &net, arch.as_deref(), o)),
         Command::Info { arch: Some(arch), dot, svg, .. } => {
             let form = if dot { arch_info::Form::Dot } else if svg { arch_info::Form::Svg } else { arch_info::Form::Text };
             arch_info::run(&arch, form)
@@ -164,9 +197,22 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("nnue: {message}");
-            ExitCode::FAILURE
+        Err(message) => fail(&message),
+    }
+}
+
+fn fail(message: &str) -> ExitCode {
+    eprintln!("nnue: {message}");
+    ExitCode::FAILURE
+}
+
+impl Command {
+    /// The architecture file of a command that loads a net with one.
+    fn arch_of_net(&self) -> Option<&Path> {
+        match self {
+            Command::Eval { arch, .. } | Command::Bench { arch, .. } | Command::Walk { arch, .. } => arch.as_deref(),
+            Command::Info { net: Some(_), arch, .. } => arch.as_deref(),
+            Command::Info { net: None, .. } | Command::Expand { .. } => None,
         }
     }
 }

@@ -2,29 +2,30 @@
 //! evaluated through an accumulator stack, optionally verified against a
 //! fresh evaluation.
 
-use crate::archs::{self, with_network};
 use crate::position;
+use crate::registry::Registry;
 use nnue::runtime::walk::{walk, WalkStats};
 use nnue::runtime::{AccumulatorStack, LoadOptions, Network};
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-pub fn run(net: &Path, arch: Option<&Path>, fens: &Path, depth: usize, options: LoadOptions, verify: bool) -> Result<(), String> {
-    let network = archs::load_file(net, arch, options)?;
+pub fn run(registry: &Registry, net: &Path, arch: Option<&Path>, fens: &Path, depth: usize, options: LoadOptions, verify: bool) -> Result<(), String> {
+    let network = registry.load_file(net, arch, options)?;
     let mut roots = Vec::new();
     for (at, fen) in position::read_fens(fens)? {
         let chess = nnue::runtime::shakmaty::chess_from_fen(&fen).map_err(|e| format!("{at}: bad FEN `{fen}`: {e}"))?;
         roots.push((fen, chess));
     }
     let mut out = BufWriter::new(std::io::stdout().lock());
-    let total = with_network!(&*network, net => walk_all(net, &roots, depth, verify, &mut out))
-        .ok_or_else(|| archs::not_incremental(&*network))?
+    let total = registry
+        .incremental(&*network)?
+        .walk_all(&roots, depth, verify, &mut out)
         .map_err(|e| format!("cannot write output: {e}"))?;
     writeln!(out, "nodes={} mismatches={} nodes_per_sec={:.0}", total.nodes, total.mismatches, total.nodes_per_sec())
         .map_err(|e| format!("cannot write output: {e}"))
 }
 
-fn walk_all<N: Network>(
+pub(crate) fn walk_all<N: Network>(
     net: &N,
     roots: &[(String, shakmaty::Chess)],
     depth: usize,

@@ -314,10 +314,56 @@ fn bullet_net_with_its_architecture_named() {
     let (fen, output) = reference.lines().nth(1).unwrap().split_once('\t').unwrap();
     let out = stdout(&nnue(&["eval", "--net", net, "--arch", arch, "--fen", fen]));
     assert_eq!(out.lines().nth(1).unwrap().split('\t').nth(3), Some(output), "{out}");
-    // A file that is not a shipped architecture is named as such.
-    let other = support::repo().join("tests/piece_square/king_buckets.ron");
-    let err = error_line(&nnue(&["eval", "--net", net, "--arch", other.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1"]));
-    assert!(err.contains("is not compiled into this binary"), "{err}");
+}
+
+/// An architecture file the binary was not built with, written in a
+/// temporary folder (Obsidian's, renamed): every command that loads a net
+/// with it runs in the binary built once for it, with the shipped file's
+/// outputs bit for bit, on every backend; a mistake in such a file is an
+/// error at its line and column, before anything is built.
+#[test]
+fn any_architecture_file_on_the_command_line() {
+    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    // The cache stays in the target directory: later runs reuse the build.
+    let cache = tmp.join("nnue-cache");
+    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_nnue")).args(args).env("NNUE_CACHE_DIR", &cache).output().expect("nnue runs");
+    let shipped = support::repo().join("archs/bullet/obsidian.ron");
+    let text = std::fs::read_to_string(&shipped).unwrap();
+    let dir = tmp.join("own-arch");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mine = dir.join("my-net.ron");
+    std::fs::write(&mine, text.replace("name: \"obsidian\"", "name: \"my_net\"")).unwrap();
+    let net = support::repo().join("tests/nets/bullet/obsidian-net512_buckets.bin");
+    let (net, mine, shipped) = (net.to_str().unwrap(), mine.to_str().unwrap(), shipped.to_str().unwrap());
+    let fens = support::reference_dir().join("fens.txt");
+    let fens = fens.to_str().unwrap();
+    for isa in support::isas() {
+        let eval = |arch: &str| stdout(&run(&["eval", "--isa", isa.name(), "--net", net, "--arch", arch, "--fens", fens]));
+        let ours = eval(mine);
+        assert_eq!(ours.lines().count(), 1238);
+        assert_eq!(ours, eval(shipped), "{isa}");
+    }
+    let info = |arch: &str| stdout(&run(&["info", "--net", net, "--arch", arch]));
+    assert_eq!(info(mine).replace("my_net", "obsidian"), info(shipped));
+    let walk = |arch: &str| {
+        let out = stdout(&run(&["walk", "--net", net, "--arch", arch, "--fens", fens, "--depth", "1", "--verify"]));
+        // The rows, without the rate of the last line.
+        out.lines().map(|l| l.split(" nodes_per_sec=").next().unwrap().to_owned()).collect::<Vec<_>>()
+    };
+    let ours = walk(mine);
+    assert!(ours.last().unwrap().ends_with("mismatches=0"), "{ours:?}");
+    assert_eq!(ours, walk(shipped));
+    let moves = temp("own-arch-moves.tsv", std::fs::read_to_string(support::reference_dir().join("timing_moves.tsv")).unwrap().lines().take(20).collect::<Vec<_>>().join("\n").as_bytes());
+    let bench = stdout(&run(&["bench", "--net", net, "--arch", mine, "--moves", moves.to_str().unwrap(), "--runs", "1", "--ops", "eval,move"]));
+    let rows: Vec<Vec<&str>> = bench.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows[0], ["net", "arch", "isa", "eval, acc. ready (ns)", "move + eval (ns)"], "{bench}");
+    assert_eq!(&rows[1][..2], ["obsidian-net512_buckets.bin", "my_net"], "{bench}");
+    // A mistake: an error at the file's line and column, and nothing built.
+    let broken = dir.join("broken.ron");
+    std::fs::write(&broken, text.replace("outputs: 1,", "outputs: 1, colour: 3,")).unwrap();
+    let err = String::from_utf8(run(&["eval", "--net", net, "--arch", broken.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1"]).stderr).unwrap();
+    let line = text.lines().position(|l| l.contains("outputs: 1,")).unwrap() + 1;
+    assert!(err.starts_with(&format!("nnue: {}:{line}:", broken.display())) && !err.contains("building"), "{err}");
 }
 
 /// `nnue --version` names the commit the binary was built from (what the

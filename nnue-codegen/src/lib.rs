@@ -95,3 +95,11 @@ pub fn backend_pretty(arch: &Arch, backend: &str) -> Option<String> {
 pub fn plans(arch: &Arch) -> Vec<Plan> {
     targets::TARGETS.iter().map(|t| backends::plan(arch, t)).collect()
 }
+
+/// Whether the network generated for `arch` implements
+/// `nnue::runtime::Network` (incremental updates, the accumulator stack):
+/// every architecture but a composed transformer in which a piece has more
+/// than one per-piece feature.
+pub fn implements_network(arch: &Arch) -> bool {
+    composed::is_incremental(arch)
+}
