@@ -44,11 +44,20 @@ pub fn ron_error(source: &str, code: &Error, at: LineCol) -> (LineCol, String) {
             let before = source[..offset(source, at)].chars().next_back();
             match (before, text.chars().next()) {
                 // `[0; 64]`: Rust's repeat expression.
-                (_, Some(';')) => {
-                    let list = source[..offset(source, at)].rfind('[').unwrap_or(0);
+                (_, Some(';')) if innermost_open(&source[..offset(source, at)]).is_some_and(|(_, c)| c == '[') => {
+                    let list = innermost_open(&source[..offset(source, at)]).map_or(0, |(i, _)| i);
                     let key = key_before_offset(source, list).unwrap_or("the list");
                     let none = if key == "king_buckets" { " (or `king_buckets: None` for one bucket)" } else { "" };
                     (at, format!("RON has no `[value; count]`: write the entries of `{key}` out one by one{none}"))
+                }
+                (_, Some(';')) => (at, "RON separates fields and list entries with commas, not `;`".to_owned()),
+                // A string whose closing quote is missing runs on to the next
+                // quote, on a later line.
+                (Some('"'), _) if unclosed_string(source, offset(source, at)).is_some() => {
+                    let start = unclosed_string(source, offset(source, at)).unwrap_or_default();
+                    let line = source[..start].matches('\n').count() + 1;
+                    let col = source[..start].rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+                    (LineCol { line, col }, "this string runs on to the next line: is its closing `\"` missing?".to_owned())
                 }
                 // `3072.0` where an integer is expected.
                 (Some(b), Some('.')) if b.is_ascii_digit() => {
@@ -90,7 +99,8 @@ pub fn ron_error(source: &str, code: &Error, at: LineCol) -> (LineCol, String) {
         Error::ExpectedInteger | Error::ExpectedFloat | Error::ExpectedBoolean if text.starts_with('"') => {
             let key = key_before(source, at).unwrap_or("this field");
             let inner = value_text(text);
-            (at, format!("`{key}` is a number, not a string: write `{key}: {}`", inner.trim_matches('"')))
+            let what = if matches!(code, Error::ExpectedBoolean) { "`true` or `false`" } else { "a number" };
+            (at, format!("`{key}` is {what}, not a string: write `{key}: {}`", inner.trim_matches('"')))
         }
         // `PieceCount(4)`, `Affine("fc_0", ..)`: fields are named.
         Error::InvalidIdentifier(_) | Error::SuggestRawIdentifier(_) | Error::ExpectedIdentifier if positional(source, at).is_some() => {
@@ -312,6 +322,31 @@ fn key_before_offset(source: &str, offset: usize) -> Option<&str> {
     let start = before.trim_end_matches(is_word).len();
     let key = &before[start..];
     (!key.is_empty()).then_some(key)
+}
+
+/// The innermost bracket `(`, `[` or `{` still open at the end of `text`,
+/// and its offset (strings and comments are not skipped: a rough guess).
+fn innermost_open(text: &str) -> Option<(usize, char)> {
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices().rev() {
+        match c {
+            ')' | ']' | '}' => depth += 1,
+            '(' | '[' | '{' if depth == 0 => return Some((i, c)),
+            '(' | '[' | '{' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The offset of the opening quote of the string that ends just before
+/// `end` (after blanks), if that string spans lines: its closing quote was
+/// probably forgotten.
+fn unclosed_string(source: &str, end: usize) -> Option<usize> {
+    let before = source[..end].trim_end();
+    let inner = before.strip_suffix('"')?;
+    let start = inner.rfind('"')?;
+    inner[start + 1..].contains('\n').then_some(start)
 }
 
 /// Just after the last character of code before `at` (comments and blanks

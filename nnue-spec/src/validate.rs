@@ -198,7 +198,18 @@ impl Validator {
         let select = match spec.select {
             schema::BucketSelect::Single => {
                 if spec.count != 1 {
-                    self.problem("layer_stacks.count", format!("`Single` selects one stack, but count is {}", spec.count));
+                    // The smallest divisor that reaches the last stack with 32 pieces.
+                    let divisor = (1..=MAX_PIECES).find(|d| spec.count > (MAX_PIECES - 1) / d);
+                    let or_piece_count = match divisor {
+                        Some(d) if spec.count > 1 => {
+                            format!(", or select among {} stacks by piece count (`select: PieceCount(divisor: {d})`)", spec.count)
+                        }
+                        _ => String::new(),
+                    };
+                    self.problem(
+                        "layer_stacks.count",
+                        format!("`Single` selects one stack, but count is {}: use `count: 1`{or_piece_count}", spec.count),
+                    );
                 }
                 BucketSelect::Single
             }
@@ -826,6 +837,10 @@ impl Validator {
                 // A layer's weights of a type its layer does not have: the
                 // layer's `weight` is as likely the mistake as the tensor's.
                 let layer_fix = match param {
+                    Param::TransformerWeights if t.ty == IntType::I16 => Some(
+                        "the feature set has `weight: I8`: store the tensor as I8, or remove `weight: I8` from the feature set (I16 by default)"
+                            .to_owned(),
+                    ),
                     Param::Weights(j) if matches!(layers[j].kind, LayerKind::Affine { .. }) && t.ty == IntType::I16 => {
                         Some(format!("`{}` has i8 weights: add `weight: I16` to `{}`, or store the tensor as I8", layers[j].name, layers[j].name))
                     }

@@ -132,6 +132,10 @@ fn misspellings_and_syntax_name_the_fix() {
         let errors = errors(&text, from, to);
         assert!(errors[0].contains(message), "{to}: {errors:?}");
     }
+    // A string's forgotten closing quote is reported at the string.
+    let unclosed = errors(&sfnnv9(), "name: \"sfnnv9\",", "name: \"sfnnv9,");
+    assert!(unclosed[0].ends_with("this string runs on to the next line: is its closing `\"` missing?"), "{unclosed:?}");
+    assert!(unclosed[0].starts_with(&at(&sfnnv9(), "name: \"sfnnv9\",", "name: \"sfnnv9,", "\"sfnnv9,")), "{unclosed:?}");
     // A comma forgotten at the end of a line is reported there.
     let text = sfnnv9();
     let errors = errors(&text, "file: (version: 0x7AF32F20, transformer_encoding: Leb128),", "file: (version: 0x7AF32F20, transformer_encoding: Leb128)");

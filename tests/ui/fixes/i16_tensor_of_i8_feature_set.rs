@@ -1,0 +1,3 @@
+nnue::nnue!(include "i16_tensor_of_i8_feature_set.ron");
+
+fn main() {}

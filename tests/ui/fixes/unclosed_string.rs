@@ -1,0 +1,3 @@
+nnue::nnue!(include "unclosed_string.ron");
+
+fn main() {}
