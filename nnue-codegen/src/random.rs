@@ -27,7 +27,9 @@ pub fn generate(arch: &Arch) -> TokenStream {
         TransformerOutput::Accumulators => 512,
     };
     let scale = i64::from(arch.transformer.load_scale);
-    let psqt_each = arch.transformer.psqt_buckets > 0 && arch.psqt_placement == PsqtPlacement::AfterEachSet;
+    // After each set's weights, or after all of them: one place for a
+    // plain transformer (a single set), whichever placement its file names.
+    let psqt_each = arch.transformer.psqt_buckets > 0 && arch.psqt_placement == PsqtPlacement::AfterEachSet && !arch.is_plain();
     let (bias, weight) = (lit(max / scale), lit(max / 2 / scale));
     let weights = if arch.is_plain() {
         quote! { w.ints(#encoding, &rng.values::<i16>(FEATURES * L1, -#weight, #weight)); }
