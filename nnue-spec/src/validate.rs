@@ -201,7 +201,7 @@ impl Validator {
                     // The smallest divisor that reaches the last stack with 32 pieces.
                     let divisor = (1..=MAX_PIECES).find(|d| spec.count > (MAX_PIECES - 1) / d);
                     let or_piece_count = match divisor {
-                        Some(d) if spec.count > 1 => {
+                        Some(d) if spec.count > 1 && spec.count <= limits::MAX_LAYER_STACKS => {
                             format!(", or select among {} stacks by piece count (`select: PieceCount(divisor: {d})`)", spec.count)
                         }
                         _ => String::new(),

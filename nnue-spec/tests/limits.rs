@@ -79,7 +79,7 @@ fn a_limit_is_reported_with_the_other_errors() {
 fn a_value_already_wrong_is_not_reported_again() {
     let text = shipped("sfnnv1").replace("count: 1, select: Single", "count: 40, select: Single");
     let error = only_error(&text);
-    assert_eq!(error.message, "`Single` selects one stack, but count is 40");
+    assert_eq!(error.message, "`Single` selects one stack, but count is 40: use `count: 1`");
 }
 
 /// A size: small, around the limits, or anything up to `usize::MAX`.
