@@ -25,7 +25,7 @@ fn archs() -> Vec<(String, String)> {
 #[test]
 fn generated_code() {
     let archs = archs();
-    assert_eq!(archs.len(), 14);
+    assert_eq!(archs.len(), 16);
     for (name, text) in archs {
         let arch = nnue_spec::parse(&text).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         let code = nnue_codegen::generate_pretty(&arch, &nnue_codegen::Options::default());

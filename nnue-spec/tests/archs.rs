@@ -21,7 +21,7 @@ fn every_shipped_architecture_is_valid() {
             count += 1;
         }
     }
-    assert_eq!(count, 12);
+    assert_eq!(count, 13);
 }
 
 /// Header hash words of the official nets (offset 4 of each file).
@@ -38,6 +38,7 @@ fn header_hashes_match_stockfish_nets() {
         ("sfnnv9-small", 0x1C10_3C92), // nn-37f18f62d772, Stockfish 16.1 to 18
         ("sfnnv10", 0xEC10_2EF2),      // nn-c288c895ea92, Stockfish 18
         ("sfnnv16", 0xA85B_2205),      // nn-1a298aa575a0, Stockfish 19
+        ("sf19-lite", 0x0C10_35AE),    // nn-61e7af4bb97d, Stockfish 19's lite builds
     ] {
         assert_eq!(arch(name).hashes.header, hash, "{name}: 0x{:08X}", arch(name).hashes.header);
     }
@@ -48,7 +49,7 @@ fn header_hashes_match_stockfish_nets() {
 #[test]
 fn header_hashes_are_distinct_but_for_sfnnv4_and_sfnnv5() {
     assert_eq!(arch("sfnnv4").hashes, arch("sfnnv5").hashes);
-    let names = ["sfnnv1", "sfnnv2", "sfnnv3", "sfnnv4", "sfnnv6", "sfnnv7", "sfnnv8", "sfnnv9", "sfnnv9-small", "sfnnv10", "sfnnv16"];
+    let names = ["sfnnv1", "sfnnv2", "sfnnv3", "sfnnv4", "sfnnv6", "sfnnv7", "sfnnv8", "sfnnv9", "sfnnv9-small", "sfnnv10", "sfnnv16", "sf19-lite"];
     let mut hashes: Vec<u32> = names.iter().map(|n| arch(n).hashes.header).collect();
     hashes.sort();
     hashes.dedup();
