@@ -22,7 +22,11 @@ For each net this script
      to `nnue bench` as a --moves file with no moves; --positions to change);
      odd rounds run the engine first, even rounds ours first;
   4. prints a markdown table per net: per operation and round, ours (ns per
-     position), the engine's, ours / engine, then the medians of the rounds.
+     position), the engine's, ours / engine, then the medians of the rounds;
+  5. writes the same report, with both programs' versions and builds, as a
+     record file benchmarks/record/<cpu>/<UTC date>-<nnue commit>[-<n>].md
+     (one per run, never edited by hand; --record-dir, --no-record; none for
+     --check-only). See benchmarks/record/README.md.
 
 For Obsidian, each round also times `eval` in one harness: Obsidian's
 timing code built again with -DNNUE_FFI and linked with ffi/ (a static
@@ -123,6 +127,85 @@ def cpu_flags():
     except OSError:
         pass
     return set()
+
+
+def cpu_info():
+    """The first processor's fields in /proc/cpuinfo (empty if unreadable)."""
+    info = {}
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if not line.strip():
+                break
+            key, _, value = line.partition(":")
+            info.setdefault(key.strip(), value.strip())
+    except OSError:
+        pass
+    return info
+
+
+def cpu_slug(info):
+    """A directory name for the CPU: its model name in lower case without
+    (R), (TM), "CPU" and the clock, words joined by '-', then the family and
+    model (VMs often report a generic name, e.g. "AMD EPYC Processor")."""
+    name = info.get("model name") or info.get("Model") or "unknown-cpu"
+    name = re.sub(r"\((?:r|tm)\)", " ", name, flags=re.I)
+    name = re.sub(r"@.*$", " ", name)
+    name = re.sub(r"\bcpu\b", " ", name, flags=re.I)
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "unknown-cpu"
+    if info.get("cpu family") and info.get("model"):
+        slug += f"-f{info['cpu family']}-m{info['model']}"
+    return slug
+
+
+def cpu_lines(info):
+    """Markdown lines describing the CPU, for a record."""
+    flags = set(info.get("flags", "").split())
+    simd = [f for f in ["avx2", "bmi2", "avx_vnni", "avx512f", "avx512bw", "avx512vl", "avx512_vnni",
+                        "avx512_vbmi2"] if f in flags]
+    l1d = "unknown"
+    for index in sorted(Path("/sys/devices/system/cpu/cpu0/cache").glob("index*")):
+        try:
+            if (index / "level").read_text().strip() == "1" and (index / "type").read_text().strip() == "Data":
+                l1d = (index / "size").read_text().strip()
+        except OSError:
+            pass
+    return [f"- model name: {info.get('model name', 'unknown')}",
+            f"- vendor {info.get('vendor_id', '?')}, family {info.get('cpu family', '?')}, "
+            f"model {info.get('model', '?')}, stepping {info.get('stepping', '?')}; "
+            f"L1 data cache of cpu0: {l1d}; logical CPUs: {os.cpu_count()}",
+            f"- SIMD flags: {' '.join(simd) or 'none of avx2/avx512'}",
+            f"- kernel: {os.uname().sysname} {os.uname().release} {os.uname().machine}"]
+
+
+def record_path(record_dir, commit):
+    """benchmarks/record/<cpu>/<UTC date>-<commit>.md, or with -2, -3, ...
+    when that run's file exists already."""
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    base = f"{date}-{re.sub(r'[^A-Za-z0-9._-]+', '_', commit)}"
+    path = record_dir / f"{base}.md"
+    n = 2
+    while path.exists():
+        path = record_dir / f"{base}-{n}.md"
+        n += 1
+    return path
+
+
+def write_record(record_dir, commit, title, header, report):
+    """Writes one run's record: a header (command, CPU, both programs'
+    versions and builds), then the report as printed. Never overwrites."""
+    record_dir.mkdir(parents=True, exist_ok=True)
+    text = "\n".join([f"# {title}", "",
+                       f"Written by `{Path(__file__).resolve().relative_to(REPO)}` at the end of this run; "
+                       "not edited by hand (see `benchmarks/record/README.md`).", ""] + header + ["", "## Report", ""] + report)
+    for _ in range(100):
+        path = record_path(record_dir, commit)
+        try:
+            with open(path, "x") as f:
+                f.write(text + "\n")
+            return path
+        except FileExistsError:
+            continue
+    die(f"could not create a record file in {record_dir}")
 
 
 def sha256(path):
@@ -391,6 +474,10 @@ def main():
                                         "file's FENs with no moves)")
     ap.add_argument("--build-dir", default=str(Path.home() / ".cache" / "nnue" / "bullet-builds"))
     ap.add_argument("--check-only", action="store_true", help="build and check, do not time")
+    ap.add_argument("--record-dir",
+                    help="directory for this run's record file (default benchmarks/record/<cpu>, <cpu> from "
+                         "/proc/cpuinfo's model name, family and model)")
+    ap.add_argument("--no-record", action="store_true", help="print the report only, write no record file")
     args = ap.parse_args()
 
     engines = [e for e in ENGINES if getattr(args, e)]
@@ -490,6 +577,24 @@ def main():
                           f"| {statistics.median(t[op] for _, t in rounds):.0f} | **{statistics.median(ratios):.2f}** |")
     report += ["", "load average at end: %.2f %.2f %.2f" % os.getloadavg()]
     print("\n".join(report))
+    if args.no_record or args.check_only:
+        return
+    info = cpu_info()
+    record_dir = Path(args.record_dir) if args.record_dir else REPO / "benchmarks" / "record" / cpu_slug(info)
+    record = ["## Run", "",
+              f"- command: `{' '.join(shlex.quote(a) for a in sys.argv)}` (in `{os.getcwd()}`)",
+              f"- finished: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M:%S UTC')}",
+              f"- repository HEAD: {commit}{' (tracked files modified)' if dirty else ''}",
+              "", "## CPU", ""] + cpu_lines(info) + [
+              "", "## Programs", "",
+              f"- `{nnue} --version`: {tool_version([str(nnue), '--version'])}",
+              f"- rustc on PATH (our binary and akimbo's build; ours may have been built by another): "
+              f"{tool_version(['rustc', '--version'])}",
+              f"- g++ on PATH (Obsidian's build): {tool_version(['g++', '--version'])}",
+              "- each engine's commit and build command: in its section of the report below"]
+    title = f"bullet-engine comparison: {', '.join(engines)}; ours --isa {args.isa}"
+    path = write_record(record_dir, built_from if built_from != "unknown" else commit, title, record, report)
+    log(f"record: {path}")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,11 @@ For one net, this script
      of each program (ns per position), the fastest-round ratio ours/Stockfish
      and the median of the per-round ratios, with the CPU, the date, the nnue
      commit and the command line; plus a Stockfish-only row "do+undo only"
-     (its move making alone, the non-NNUE part of its `move + eval`).
+     (its move making alone, the non-NNUE part of its `move + eval`);
+  5. writes the same report, with both programs' versions and builds, as a
+     record file benchmarks/record/<cpu>/<UTC date>-<nnue commit>[-<n>].md
+     (one per run, never edited by hand; --record-dir, --no-record; none for
+     --dump-only). See benchmarks/record/README.md.
 
 Which Stockfish code goes with which net (the default tag is the first one):
 
@@ -139,6 +143,94 @@ def cpu_model():
     return "unknown CPU"
 
 
+def cpu_info():
+    """The first processor's fields in /proc/cpuinfo (empty if unreadable)."""
+    info = {}
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if not line.strip():
+                break
+            key, _, value = line.partition(":")
+            info.setdefault(key.strip(), value.strip())
+    except OSError:
+        pass
+    return info
+
+
+def cpu_slug(info):
+    """A directory name for the CPU: its model name in lower case without
+    (R), (TM), "CPU" and the clock, words joined by '-', then the family and
+    model (VMs often report a generic name, e.g. "AMD EPYC Processor")."""
+    name = info.get("model name") or info.get("Model") or "unknown-cpu"
+    name = re.sub(r"\((?:r|tm)\)", " ", name, flags=re.I)
+    name = re.sub(r"@.*$", " ", name)
+    name = re.sub(r"\bcpu\b", " ", name, flags=re.I)
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "unknown-cpu"
+    if info.get("cpu family") and info.get("model"):
+        slug += f"-f{info['cpu family']}-m{info['model']}"
+    return slug
+
+
+def cpu_lines(info):
+    """Markdown lines describing the CPU, for a record."""
+    flags = set(info.get("flags", "").split())
+    simd = [f for f in ["avx2", "bmi2", "avx_vnni", "avx512f", "avx512bw", "avx512vl", "avx512_vnni",
+                        "avx512_vbmi2"] if f in flags]
+    l1d = "unknown"
+    for index in sorted(Path("/sys/devices/system/cpu/cpu0/cache").glob("index*")):
+        try:
+            if (index / "level").read_text().strip() == "1" and (index / "type").read_text().strip() == "Data":
+                l1d = (index / "size").read_text().strip()
+        except OSError:
+            pass
+    return [f"- model name: {info.get('model name', 'unknown')}",
+            f"- vendor {info.get('vendor_id', '?')}, family {info.get('cpu family', '?')}, "
+            f"model {info.get('model', '?')}, stepping {info.get('stepping', '?')}; "
+            f"L1 data cache of cpu0: {l1d}; logical CPUs: {os.cpu_count()}",
+            f"- SIMD flags: {' '.join(simd) or 'none of avx2/avx512'}",
+            f"- kernel: {os.uname().sysname} {os.uname().release} {os.uname().machine}"]
+
+
+def first_line(cmd, cwd=None):
+    """The first line a command prints, or "unknown"."""
+    try:
+        out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=cwd)
+        return out.stdout.splitlines()[0].strip()
+    except (OSError, IndexError):
+        return "unknown"
+
+
+def record_path(record_dir, commit):
+    """benchmarks/record/<cpu>/<UTC date>-<commit>.md, or with -2, -3, ...
+    when that run's file exists already."""
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    base = f"{date}-{re.sub(r'[^A-Za-z0-9._-]+', '_', commit)}"
+    path = record_dir / f"{base}.md"
+    n = 2
+    while path.exists():
+        path = record_dir / f"{base}-{n}.md"
+        n += 1
+    return path
+
+
+def write_record(record_dir, commit, title, header, report):
+    """Writes one run's record: a header (command, CPU, both programs'
+    versions and builds), then the report as printed. Never overwrites."""
+    record_dir.mkdir(parents=True, exist_ok=True)
+    text = "\n".join([f"# {title}", "",
+                       f"Written by `{Path(__file__).resolve().relative_to(REPO)}` at the end of this run; "
+                       "not edited by hand (see `benchmarks/record/README.md`).", ""] + header + ["", "## Report", ""] + report)
+    for _ in range(100):
+        path = record_path(record_dir, commit)
+        try:
+            with open(path, "x") as f:
+                f.write(text + "\n")
+            return path
+        except FileExistsError:
+            continue
+    die(f"could not create a record file in {record_dir}")
+
+
 def binary_commit(nnue):
     """The commit `nnue --version` says the binary was built from (with
     `-modified` for a work tree that differed from it), or "unknown"."""
@@ -232,6 +324,18 @@ def patch_sources(src, tag):
     uci.write_text(text)
 
 
+# Per (tag, ARCH): how the binary was built, for the record.
+BUILDS = {}
+
+
+def make_command(arch):
+    # `make build` is `net config-sanity` + `all` (and in later releases
+    # config-sanity needs `net` too); `net` would download the release's default
+    # nets, which are not needed: the net under test is loaded through EvalFile,
+    # so the build embeds no net. `all` compiles with the same flags as `build`.
+    return ["make", "-j2", "all", f"ARCH={arch}", "COMP=gcc", "EXTRACXXFLAGS=-DNNUE_EMBEDDING_OFF"]
+
+
 def build(stockfish, tag, arch, build_dir):
     """Builds (or reuses) Stockfish at `tag` with the harness; returns the binary."""
     if tag not in TAGS:
@@ -242,8 +346,13 @@ def build(stockfish, tag, arch, build_dir):
     root = Path(build_dir) / f"{tag}-{arch}"
     exe = root / "src" / "stockfish"
     stamp = root / "nnue_compare.stamp"
+    source = subprocess.run(["git", "-C", str(Path(stockfish).resolve()), "rev-parse", "--verify", "--quiet",
+                             tag + "^{commit}"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True).stdout.strip() or "unknown"
+    BUILDS[(tag, arch)] = dict(exe=exe, key=key, source=source, cmd=" ".join(make_command(arch)))
     if exe.is_file() and stamp.is_file() and stamp.read_text().strip() == key:
         log(f"[build] {tag} {arch}: cached ({exe})")
+        BUILDS[(tag, arch)]["cached"] = True
         return exe
     log(f"[build] {tag} {arch}: extracting sources into {root}")
     if root.exists():
@@ -256,12 +365,7 @@ def build(stockfish, tag, arch, build_dir):
     subprocess.run(["tar", "-x", "-C", str(root)], input=archive.stdout, check=True)
     src = root / "src"
     patch_sources(src, tag)
-    # `make build` is `net config-sanity` + `all` (and in later releases
-    # config-sanity needs `net` too); `net` would download the release's default
-    # nets, which are not needed: the net under test is loaded through EvalFile,
-    # so the build embeds no net. `all` compiles with the same flags as `build`.
-    cmd = ["make", "-j2", "all", f"ARCH={arch}", "COMP=gcc",
-           "EXTRACXXFLAGS=-DNNUE_EMBEDDING_OFF"]
+    cmd = make_command(arch)
     log(f"[build] {tag} {arch}: {' '.join(cmd)} (in {src})")
     out = subprocess.run(cmd, cwd=src, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     (root / "build.log").write_text(out.stdout)
@@ -269,7 +373,45 @@ def build(stockfish, tag, arch, build_dir):
         sys.stderr.write(out.stdout[-6000:])
         die(f"build of {tag} {arch} failed (log: {root / 'build.log'})")
     stamp.write_text(key + "\n")
+    BUILDS[(tag, arch)]["cached"] = False
     return exe
+
+
+def stockfish_version(exe):
+    """Stockfish's banner and, where it has the UCI command `compiler`, its
+    compiler lines (compiler, ARCH, settings)."""
+    try:
+        out = subprocess.run([str(exe)], input="compiler\nquit\n", stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True, timeout=60, cwd=exe.parent).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return ["unknown"]
+    lines = [l.strip() for l in out.splitlines() if l.strip() and not l.startswith("Unknown command")]
+    return lines[:8] or ["unknown"]
+
+
+def record_header(info, tag, isas, commit, nnue, ours):
+    """The record's lines before the report: the command, the CPU, both
+    programs' versions and builds."""
+    lines = ["## Run", "",
+             f"- command: `{' '.join(shlex.quote(a) for a in sys.argv)}` (in `{os.getcwd()}`)",
+             f"- finished: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M:%S UTC')}",
+             f"- repository HEAD: {commit}", "", "## CPU", ""] + cpu_lines(info) + ["", "## nnue", ""]
+    if ours:
+        lines += [f"- `{nnue} --version`: {first_line([str(nnue), '--version'])}",
+                  f"- rustc on PATH (the binary may have been built by another): {first_line(['rustc', '--version'])}"]
+    else:
+        lines.append("- not run (--stockfish-only)")
+    lines += ["", "## Stockfish", "",
+              f"- tag {tag}; g++ on PATH: {first_line(['g++', '--version'])}"]
+    for isa in isas:
+        b = BUILDS.get((tag, ARCHS[isa]))
+        if not b:
+            continue
+        lines += [f"- ARCH={ARCHS[isa]} (against our `{isa}`): source commit {b['source']}, "
+                  f"built with `{b['cmd']}` plus the harness (key {b['key']}"
+                  f"{', cached build' if b.get('cached') else ''}), binary `{b['exe']}`",
+                  "  - " + "\n  - ".join(stockfish_version(b["exe"]))]
+    return lines
 
 
 def run_stockfish(exe, core, net, slot, tag, commands, timeout=7200):
@@ -458,6 +600,10 @@ def main():
     ap.add_argument("--skip-dump-check", action="store_true")
     ap.add_argument("--no-domove", action="store_true",
                     help="do not time Stockfish's move making alone (the extra do+undo row)")
+    ap.add_argument("--record-dir",
+                    help="directory for this run's record file (default benchmarks/record/<cpu>, <cpu> from "
+                         "/proc/cpuinfo's model name, family and model)")
+    ap.add_argument("--no-record", action="store_true", help="print the report only, write no record file")
     args = ap.parse_args()
 
     net = find_net(args.net)
@@ -519,6 +665,7 @@ def main():
         "- load average at start: %.2f %.2f %.2f (this is a shared machine: other work inflates and scatters the "
         "numbers; compare the two programs only within this table)" % os.getloadavg(),
     ]
+    isas_run = list(isas)
     exes = {}
     for isa in isas:
         arch = ARCHS[isa]
@@ -577,6 +724,18 @@ def main():
     report.append("")
     report.append("load average at end: %.2f %.2f %.2f" % os.getloadavg())
     print("\n".join(report))
+    if args.no_record or args.dump_only:
+        return
+    ours = not stockfish_only
+    record_commit = binary_commit(nnue) if ours else commit
+    if record_commit == "unknown":
+        record_commit = commit
+    info_cpu = cpu_info()
+    record_dir = Path(args.record_dir) if args.record_dir else REPO / "benchmarks" / "record" / cpu_slug(info_cpu)
+    title = f"Stockfish comparison: {key}, Stockfish {tag}, {'loading' if args.load else ', '.join(isas_run)}"
+    path = write_record(record_dir, record_commit, title,
+                        record_header(info_cpu, tag, isas_run, commit, nnue, ours), report)
+    log(f"record: {path}")
 
 
 if __name__ == "__main__":
