@@ -1,5 +1,6 @@
-//! The instruction sets code is generated for, and the kernel choices per
-//! target: the one place that knows register widths and counts.
+//! The instruction sets code is generated for (the rows of the table in
+//! `nnue-isa`: register widths and counts, features), and the kernel choices
+//! per target.
 
 use nnue_spec::ir::{Arch, Layer, LayerKind, TransformerOutput};
 use proc_macro2::TokenStream;
@@ -20,14 +21,15 @@ pub struct Target {
     /// The token type in that module.
     pub token: &'static str,
     /// The `#[target_feature]` features its token proves (the token's
-    /// `FEATURES`; tests/inlined_kernels.rs checks they agree).
+    /// `FEATURES`: both come from the same row of the table).
     pub features: &'static str,
     /// i16 lanes per accumulator register.
     pub lanes: usize,
     /// Accumulator registers a tile may hold. On x86 all 16 ymm registers
     /// (AVX2): the weight rows are memory operands of `vpaddw`/`vpsubw` and
     /// need none (measured on the 2560-lane SFNNv8 net: refresh -9 %,
-    /// move + eval -6 % against 12).
+    /// move + eval -6 % against 12). On AArch64 16 of the 32 vector
+    /// registers, the rest for rows.
     pub max_tile: usize,
     /// i32 lanes of the widest dot-product register.
     pub dot_lanes: usize,
@@ -37,34 +39,34 @@ pub struct Target {
     pub packs_activations: bool,
 }
 
-#[allow(clippy::too_many_arguments)]
-const fn x86(
-    module: &'static str,
-    variant: &'static str,
-    name: &'static str,
-    features: &'static str,
-    lanes: usize,
-    max_tile: usize,
-    dot_lanes: usize,
-    packs_activations: bool,
-) -> Target {
-    Target { module, variant, name, arch: "x86_64", simd: "x86", token: variant, features, lanes, max_tile, dot_lanes, packs_activations }
+/// [`TARGETS`] from the instruction-set table's rows.
+macro_rules! targets {
+    (() $({
+        name: $name:literal, variant: $variant:ident, module: $module:ident, title: $title:literal, arch: $arch:literal, simd: $simd:ident,
+        features: $features:literal, detect: [$($detect:literal),*],
+        lanes: $lanes:literal, permutes_lanes: $permutes:literal, max_tile: $max_tile:literal, dot_lanes: $dot_lanes:literal, packs_activations: $packs:literal,
+        types: ($lanes_ty:ident, $dot:ident, $dot256:ident, $activations:ident),
+        doc: $doc:literal,
+    })*) => {
+        /// Every target, x86-64 first: one per row of the instruction-set
+        /// table ([`nnue_isa::simd_isas!`]).
+        pub const TARGETS: &[Target] = &[$(Target {
+            module: stringify!($module),
+            variant: stringify!($variant),
+            name: $title,
+            arch: $arch,
+            simd: stringify!($simd),
+            token: stringify!($variant),
+            features: $features,
+            lanes: $lanes,
+            max_tile: $max_tile,
+            dot_lanes: $dot_lanes,
+            packs_activations: $packs,
+        }),*];
+    };
 }
 
-const fn arm(module: &'static str, variant: &'static str, name: &'static str, features: &'static str) -> Target {
-    // 32 vector registers: 16 for the accumulator tile, the rest for rows.
-    Target { module, variant, name, arch: "aarch64", simd: "aarch64", token: variant, features, lanes: 8, max_tile: 16, dot_lanes: 4, packs_activations: false }
-}
-
-/// Every target, x86-64 first.
-pub const TARGETS: [Target; 6] = [
-    x86("avx2", "Avx2", "AVX2", "avx2,popcnt", 16, 16, 8, true),
-    x86("avx_vnni", "AvxVnni", "AVX2 + AVX-VNNI", "avx2,popcnt,avxvnni", 16, 16, 8, true),
-    x86("avx512", "Avx512", "AVX-512 F/BW/VL", "avx2,popcnt,avx512f,avx512bw,avx512vl", 32, 16, 16, false),
-    x86("avx512_vnni", "Avx512Vnni", "AVX-512 F/BW/VL + VNNI", "avx2,popcnt,avx512f,avx512bw,avx512vl,avx512vnni", 32, 16, 16, false),
-    arm("neon", "Neon", "NEON", "neon"),
-    arm("neon_dotprod", "NeonDotprod", "NEON + dot product", "neon,dotprod"),
-];
+nnue_isa::simd_isas!(targets);
 
 /// i32 lanes of the narrow (256-bit) dot-product register of x86.
 const NARROW_DOT_LANES: usize = 8;

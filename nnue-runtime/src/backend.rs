@@ -2,90 +2,66 @@
 
 use crate::isa::{Isa, IsaError};
 
-/// A usable backend. The SIMD variants hold tokens that exist only when the
-/// CPU supports them, so dispatching on this never executes an unsupported
-/// instruction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Backend {
-    Scalar,
-    #[cfg(target_arch = "x86_64")]
-    Avx2(crate::simd::x86::Avx2),
-    #[cfg(target_arch = "x86_64")]
-    AvxVnni(crate::simd::x86::AvxVnni),
-    #[cfg(target_arch = "x86_64")]
-    Avx512(crate::simd::x86::Avx512),
-    #[cfg(target_arch = "x86_64")]
-    Avx512Vnni(crate::simd::x86::Avx512Vnni),
-    #[cfg(target_arch = "aarch64")]
-    Neon(crate::simd::aarch64::Neon),
-    #[cfg(target_arch = "aarch64")]
-    NeonDotprod(crate::simd::aarch64::NeonDotprod),
-}
+/// `Backend`: scalar, then a variant per row of the instruction-set table
+/// ([`nnue_isa::simd_isas!`]) holding its token, on its architecture.
+macro_rules! backend_enum {
+    (() $({
+        name: $name:literal, variant: $variant:ident, module: $module:ident, title: $title:literal, arch: $arch:literal, simd: $simd:ident,
+        features: $features:literal, detect: [$($detect:literal),*],
+        lanes: $lanes:literal, permutes_lanes: $permutes:literal, max_tile: $max_tile:literal, dot_lanes: $dot_lanes:literal, packs_activations: $packs:literal,
+        types: ($lanes_ty:ident, $dot:ident, $dot256:ident, $activations:ident),
+        doc: $doc:literal,
+    })*) => {
+        /// A usable backend. The SIMD variants hold tokens that exist only when the
+        /// CPU supports them, so dispatching on this never executes an unsupported
+        /// instruction.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Backend {
+            Scalar,
+            $(#[cfg(target_arch = $arch)] $variant(crate::simd::$simd::$variant),)*
+        }
 
-impl Backend {
-    /// The backend for `isa`, or why this CPU cannot run it.
-    pub fn new(isa: Isa) -> Result<Backend, IsaError> {
-        let unavailable = || IsaError::Unavailable { isa };
-        #[cfg(target_arch = "x86_64")]
-        {
-            use crate::simd::x86;
-            match isa {
-                Isa::Scalar => Ok(Backend::Scalar),
-                Isa::Avx2 => x86::Avx2::new().map(Backend::Avx2).ok_or_else(unavailable),
-                Isa::AvxVnni => x86::AvxVnni::new().map(Backend::AvxVnni).ok_or_else(unavailable),
-                Isa::Avx512 => x86::Avx512::new().map(Backend::Avx512).ok_or_else(unavailable),
-                Isa::Avx512Vnni => x86::Avx512Vnni::new().map(Backend::Avx512Vnni).ok_or_else(unavailable),
-                Isa::Neon | Isa::NeonDotprod => Err(unavailable()),
+        impl Backend {
+            /// The backend for `isa`, or why this CPU cannot run it.
+            pub fn new(isa: Isa) -> Result<Backend, IsaError> {
+                match isa {
+                    Isa::Scalar => Ok(Backend::Scalar),
+                    $(Isa::$variant => {
+                        #[cfg(target_arch = $arch)]
+                        {
+                            crate::simd::$simd::$variant::new().map(Backend::$variant).ok_or(IsaError::Unavailable { isa })
+                        }
+                        #[cfg(not(target_arch = $arch))]
+                        {
+                            Err(IsaError::Unavailable { isa })
+                        }
+                    })*
+                }
+            }
+
+            /// Its instruction set.
+            pub fn isa(self) -> Isa {
+                match self {
+                    Backend::Scalar => Isa::Scalar,
+                    $(#[cfg(target_arch = $arch)] Backend::$variant(_) => Isa::$variant,)*
+                }
+            }
+
+            /// i16 lanes per accumulator register: the block size of the
+            /// transformer's lane order (see [`crate::kernels::layout`]); `None` for
+            /// backends that keep logical order: scalar, and those whose packing
+            /// keeps lane order (NEON's 128-bit registers).
+            pub fn accumulator_lanes(self) -> Option<usize> {
+                match self.isa() {
+                    Isa::Scalar => None,
+                    $(Isa::$variant => $permutes.then_some($lanes),)*
+                }
             }
         }
-        #[cfg(target_arch = "aarch64")]
-        {
-            use crate::simd::aarch64;
-            match isa {
-                Isa::Scalar => Ok(Backend::Scalar),
-                Isa::Neon => aarch64::Neon::new().map(Backend::Neon).ok_or_else(unavailable),
-                Isa::NeonDotprod => aarch64::NeonDotprod::new().map(Backend::NeonDotprod).ok_or_else(unavailable),
-                _ => Err(unavailable()),
-            }
-        }
-        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-        match isa {
-            Isa::Scalar => Ok(Backend::Scalar),
-            _ => Err(unavailable()),
-        }
-    }
-
-    /// Its instruction set.
-    pub fn isa(self) -> Isa {
-        match self {
-            Backend::Scalar => Isa::Scalar,
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2(_) => Isa::Avx2,
-            #[cfg(target_arch = "x86_64")]
-            Backend::AvxVnni(_) => Isa::AvxVnni,
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512(_) => Isa::Avx512,
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512Vnni(_) => Isa::Avx512Vnni,
-            #[cfg(target_arch = "aarch64")]
-            Backend::Neon(_) => Isa::Neon,
-            #[cfg(target_arch = "aarch64")]
-            Backend::NeonDotprod(_) => Isa::NeonDotprod,
-        }
-    }
-
-    /// i16 lanes per accumulator register: the block size of the
-    /// transformer's lane order (see [`crate::kernels::layout`]); `None` for
-    /// backends that keep logical order: scalar, and NEON (whose 128-bit
-    /// packing keeps lane order).
-    pub fn accumulator_lanes(self) -> Option<usize> {
-        match self.isa() {
-            Isa::Scalar | Isa::Neon | Isa::NeonDotprod => None,
-            Isa::Avx2 | Isa::AvxVnni => Some(16),
-            Isa::Avx512 | Isa::Avx512Vnni => Some(32),
-        }
-    }
+    };
 }
+
+nnue_isa::simd_isas!(backend_enum);
 
 /// One layer's output, as handed to a trace callback.
 #[derive(Debug, Clone, Copy, PartialEq)]

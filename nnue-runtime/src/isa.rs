@@ -1,7 +1,9 @@
 //! Instruction sets: names, run-time detection (once), and choice.
 //!
-//! This is the one place that knows which backends exist and how to detect
-//! them. Detection uses `is_x86_feature_detected!` (and
+//! Which backends exist and which features each needs is the table in
+//! `nnue-isa` ([`nnue_isa::simd_isas!`]); `Isa`, its names and detection are
+//! derived from it here, as `Backend`, the tokens and the code generator's
+//! targets are elsewhere. Detection uses `is_x86_feature_detected!` (and
 //! `is_aarch64_feature_detected!`), which resolves at compile
 //! time when the features are enabled for the build (`-C target-cpu=...`)
 //! and otherwise asks the CPU once and caches the answer.
@@ -24,24 +26,77 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-/// A kernel backend.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Isa {
-    /// Plain Rust: the reference every other backend equals bit for bit.
-    Scalar,
-    /// AVX2 (x86-64).
-    Avx2,
-    /// AVX2 with AVX-VNNI dot products.
-    AvxVnni,
-    /// AVX-512 F/BW/VL.
-    Avx512,
-    /// AVX-512 F/BW/VL with AVX-512 VNNI dot products.
-    Avx512Vnni,
-    /// NEON (AArch64).
-    Neon,
-    /// NEON with the dot-product extension (`sdot`).
-    NeonDotprod,
+/// The backends: scalar, then one per row of the instruction-set table
+/// ([`nnue_isa::simd_isas!`]), in its order.
+macro_rules! isa_enum {
+    (() $({
+        name: $name:literal, variant: $variant:ident, module: $module:ident, title: $title:literal, arch: $arch:literal, simd: $simd:ident,
+        features: $features:literal, detect: [$($detect:tt),*],
+        lanes: $lanes:literal, permutes_lanes: $permutes:literal, max_tile: $max_tile:literal, dot_lanes: $dot_lanes:literal, packs_activations: $packs:literal,
+        types: ($lanes_ty:ident, $dot:ident, $dot256:ident, $activations:ident),
+        doc: $doc:literal,
+    })*) => {
+        /// A kernel backend.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Isa {
+            /// Plain Rust: the reference every other backend equals bit for bit.
+            Scalar,
+            $(#[doc = $doc] $variant,)*
+        }
+
+        impl Isa {
+            /// Every backend, slowest first per architecture.
+            pub const ALL: [Isa; 1 $(+ { let _ = $name; 1 })*] = [Isa::Scalar, $(Isa::$variant),*];
+
+            /// The name used by `--isa` and `NNUE_ISA`.
+            pub fn name(self) -> &'static str {
+                match self {
+                    Isa::Scalar => "scalar",
+                    $(Isa::$variant => $name,)*
+                }
+            }
+
+            /// The `target_arch` the backend exists on (`None`: every one).
+            const fn target_arch(self) -> Option<&'static str> {
+                match self {
+                    Isa::Scalar => None,
+                    $(Isa::$variant => Some($arch),)*
+                }
+            }
+        }
+
+        /// Whether this CPU runs `isa`: every feature of its row, asked
+        /// once each (cached by the standard library, or known at compile
+        /// time where the build enables them).
+        fn detect(isa: Isa) -> bool {
+            match isa {
+                Isa::Scalar => true,
+                $(Isa::$variant => {
+                    #[cfg(target_arch = $arch)]
+                    {
+                        true $(&& detected!($simd, $detect))*
+                    }
+                    #[cfg(not(target_arch = $arch))]
+                    {
+                        false
+                    }
+                })*
+            }
+        }
+    };
 }
+
+/// Run-time detection of one feature on its architecture.
+macro_rules! detected {
+    (x86, $feature:tt) => {
+        std::arch::is_x86_feature_detected!($feature)
+    };
+    (aarch64, $feature:tt) => {
+        std::arch::is_aarch64_feature_detected!($feature)
+    };
+}
+
+nnue_isa::simd_isas!(isa_enum);
 
 /// The environment variable that overrides the automatic choice.
 pub const ISA_ENV: &str = "NNUE_ISA";
@@ -56,31 +111,29 @@ pub enum IsaError {
 }
 
 impl Isa {
-    /// Every backend, slowest first per architecture.
-    pub const ALL: [Isa; 7] = [Isa::Scalar, Isa::Avx2, Isa::AvxVnni, Isa::Avx512, Isa::Avx512Vnni, Isa::Neon, Isa::NeonDotprod];
-
     /// The backends compiled for this target architecture (the others never
-    /// are available).
-    pub const NATIVE: &'static [Isa] = if cfg!(target_arch = "x86_64") {
-        &[Isa::Scalar, Isa::Avx2, Isa::AvxVnni, Isa::Avx512, Isa::Avx512Vnni]
-    } else if cfg!(target_arch = "aarch64") {
-        &[Isa::Scalar, Isa::Neon, Isa::NeonDotprod]
-    } else {
-        &[Isa::Scalar]
+    /// are available): scalar and those of the table's rows for it.
+    pub const NATIVE: &'static [Isa] = {
+        const ALL: usize = Isa::ALL.len();
+        const NATIVE: ([Isa; ALL], usize) = {
+            let mut native = [Isa::Scalar; ALL];
+            let (mut n, mut i) = (0, 0);
+            while i < ALL {
+                let isa = Isa::ALL[i];
+                let here = match isa.target_arch() {
+                    None => true,
+                    Some(arch) => same(arch, TARGET_ARCH),
+                };
+                if here {
+                    native[n] = isa;
+                    n += 1;
+                }
+                i += 1;
+            }
+            (native, n)
+        };
+        NATIVE.0.split_at(NATIVE.1).0
     };
-
-    /// The name used by `--isa` and `NNUE_ISA`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Isa::Scalar => "scalar",
-            Isa::Avx2 => "avx2",
-            Isa::AvxVnni => "avx-vnni",
-            Isa::Avx512 => "avx512",
-            Isa::Avx512Vnni => "avx512-vnni",
-            Isa::Neon => "neon",
-            Isa::NeonDotprod => "neon-dotprod",
-        }
-    }
 
     /// The backend with this name.
     pub fn from_name(name: &str) -> Result<Isa, IsaError> {
@@ -89,7 +142,7 @@ impl Isa {
 
     /// Whether this CPU can run the backend (detected once).
     pub fn is_available(self) -> bool {
-        static AVAILABLE: OnceLock<[bool; 7]> = OnceLock::new();
+        static AVAILABLE: OnceLock<[bool; Isa::ALL.len()]> = OnceLock::new();
         AVAILABLE.get_or_init(|| Isa::ALL.map(detect))[self as usize]
     }
 
@@ -145,38 +198,30 @@ impl std::str::FromStr for Isa {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-fn detect(isa: Isa) -> bool {
-    let avx512 = || {
-        is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("avx512vl")
-    };
-    // Every AVX2 CPU has POPCNT; the kernels use it for the sparse layer.
-    let avx2 = || is_x86_feature_detected!("avx2") && is_x86_feature_detected!("popcnt");
-    match isa {
-        Isa::Scalar => true,
-        Isa::Avx2 => avx2(),
-        Isa::AvxVnni => avx2() && is_x86_feature_detected!("avxvnni"),
-        Isa::Avx512 => avx2() && avx512(),
-        Isa::Avx512Vnni => avx2() && avx512() && is_x86_feature_detected!("avx512vnni"),
-        Isa::Neon | Isa::NeonDotprod => false,
+/// Whether two strings are equal (in a `const`).
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
     }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
-#[cfg(target_arch = "aarch64")]
-fn detect(isa: Isa) -> bool {
-    use std::arch::is_aarch64_feature_detected;
-    match isa {
-        Isa::Scalar => true,
-        Isa::Neon => is_aarch64_feature_detected!("neon"),
-        Isa::NeonDotprod => is_aarch64_feature_detected!("neon") && is_aarch64_feature_detected!("dotprod"),
-        Isa::Avx2 | Isa::AvxVnni | Isa::Avx512 | Isa::Avx512Vnni => false,
-    }
-}
-
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-fn detect(isa: Isa) -> bool {
-    isa == Isa::Scalar
-}
+/// `target_arch` of this build.
+const TARGET_ARCH: &str = if cfg!(target_arch = "x86_64") {
+    "x86_64"
+} else if cfg!(target_arch = "aarch64") {
+    "aarch64"
+} else {
+    "other"
+};
 
 #[cfg(test)]
 mod tests {

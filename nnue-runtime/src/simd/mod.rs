@@ -19,41 +19,40 @@ pub use indices::U16x8;
 
 /// Runs `check::<D>(args)` for every dot-product type `D` whose instructions
 /// this CPU has (tests of [`Dot`] implementations and of the kernels over
-/// them), the x86 ones or the AArch64 ones.
+/// them): each row's of the instruction-set table ([`nnue_isa::simd_isas!`])
+/// for this architecture, its wide and its 256-bit one.
 #[cfg(test)]
 macro_rules! for_each_dot {
-    ($check:ident($($arg:expr),*)) => {{
-        #[cfg(target_arch = "x86_64")]
-        {
-            use $crate::simd::x86::{Avx2, Avx2Dot, Avx512, Avx512Dot, Avx512Vnni, Avx512VnniDot, Avx512VnniDot256, AvxVnni, AvxVnniDot};
-            if Avx2::new().is_some() {
-                $check::<Avx2Dot>($($arg),*);
-            }
-            if AvxVnni::new().is_some() {
-                $check::<AvxVnniDot>($($arg),*);
-            }
-            if Avx512::new().is_some() {
-                $check::<Avx512Dot>($($arg),*);
-            }
-            if Avx512Vnni::new().is_some() {
-                $check::<Avx512VnniDot>($($arg),*);
-                $check::<Avx512VnniDot256>($($arg),*);
-            }
-        }
-        #[cfg(target_arch = "aarch64")]
-        {
-            use $crate::simd::aarch64::{Neon, NeonDot, NeonDotprod, NeonDotprodDot};
-            if Neon::new().is_some() {
-                $check::<NeonDot>($($arg),*);
-            }
-            if NeonDotprod::new().is_some() {
-                $check::<NeonDotprodDot>($($arg),*);
-            }
-        }
-    }};
+    ($check:ident $args:tt) => {
+        nnue_isa::simd_isas!(crate::simd::each_dot, $check $args)
+    };
 }
 #[cfg(test)]
 pub(crate) use for_each_dot;
+
+/// [`for_each_dot!`]'s expansion over the table's rows.
+#[cfg(test)]
+macro_rules! each_dot {
+    (($check:ident $args:tt) $({
+        name: $name:literal, variant: $variant:ident, module: $module:ident, title: $title:literal, arch: $arch:literal, simd: $simd:ident,
+        features: $features:literal, detect: [$($detect:literal),*],
+        lanes: $lanes:literal, permutes_lanes: $permutes:literal, max_tile: $max_tile:literal, dot_lanes: $dot_lanes:literal, packs_activations: $packs:literal,
+        types: ($lanes_ty:ident, $dot:ident, $dot256:ident, $activations:ident),
+        doc: $doc:literal,
+    })*) => {{
+        $(
+            #[cfg(target_arch = $arch)]
+            if crate::simd::$simd::$variant::new().is_some() {
+                $check::<crate::simd::$simd::$dot> $args;
+                if core::any::TypeId::of::<crate::simd::$simd::$dot256>() != core::any::TypeId::of::<crate::simd::$simd::$dot>() {
+                    $check::<crate::simd::$simd::$dot256> $args;
+                }
+            }
+        )*
+    }};
+}
+#[cfg(test)]
+pub(crate) use each_dot;
 
 /// Tests an ISA's `join_16` (named by its path) against byte copies with
 /// [`check_join`], over Stockfish's 15 + 15 and the edge cases (a macro: each

@@ -10,6 +10,24 @@
 //! are inlined. Calling those functions is the one place generated code is
 //! `unsafe`.
 
+/// Every row's token of the instruction-set table ([`nnue_isa::simd_isas!`])
+/// whose architecture this build is for: expanded in `x86` and in
+/// `aarch64`, where the row's types are in scope.
+macro_rules! backend_tokens {
+    (() $({
+        name: $name:literal, variant: $variant:ident, module: $module:ident, title: $title:literal, arch: $arch:literal, simd: $simd:ident,
+        features: $features:literal, detect: [$($detect:literal),*],
+        lanes: $lanes:literal, permutes_lanes: $permutes:literal, max_tile: $max_tile:literal, dot_lanes: $dot_lanes:literal, packs_activations: $packs:literal,
+        types: ($lanes_ty:ident, $dot:ident, $dot256:ident, $activations:ident),
+        doc: $doc:literal,
+    })*) => {
+        $(
+            #[cfg(target_arch = $arch)]
+            backend_token!(#[doc = $doc] $variant, crate::Isa::$variant, $features, $lanes_ty, $dot, $dot256, $activations);
+        )*
+    };
+}
+
 /// `backend_token!(doc, Token, Isa::X, "features", Lanes, Dot, Dot256, Activations)`.
 macro_rules! backend_token {
     ($(#[$doc:meta])* $token:ident, $isa:expr, $features:literal, $lanes:ty, $dot:ty, $dot256:ty, $activations:ty) => {
@@ -249,7 +267,7 @@ macro_rules! backend_token {
             // only if the CPU supports the ISA. (Inlined into a function
             // compiled for the ISA, the kernel becomes its instructions;
             // anywhere else its intrinsics would be calls, slower but still
-            // correct on this CPU. tests/inlined_kernels.rs checks that the
+            // correct on this CPU. tools/check-inlined-kernels.sh checks that the
             // generated code has no such calls.)
             unsafe { $crate::kernels::affine_columns::<$dot, PADDED, CHUNKS, OUT, REGS, SPARSE>(biases, weights, paired, input, out) }
         }

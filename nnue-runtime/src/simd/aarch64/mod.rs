@@ -12,14 +12,6 @@ pub use join::join_16;
 pub use neon::{NeonDot, NeonLanes};
 pub use neon_dotprod::NeonDotprodDot;
 
-use crate::Isa;
 
-backend_token!(
-    /// NEON: 8 accumulator lanes per register, dot products from widening
-    /// multiplies and pairwise additions.
-    Neon, Isa::Neon, "neon", NeonLanes, NeonDot, NeonDot, NeonActivations
-);
-backend_token!(
-    /// NEON with `sdot` dot products.
-    NeonDotprod, Isa::NeonDotprod, "neon,dotprod", NeonLanes, NeonDotprodDot, NeonDotprodDot, NeonActivations
-);
+// The tokens of the instruction-set table's AArch64 rows.
+nnue_isa::simd_isas!(backend_tokens);

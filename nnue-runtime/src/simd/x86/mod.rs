@@ -195,26 +195,9 @@ pub use avx512_vnni::{Avx512VnniDot, Avx512VnniDot256};
 pub use avx_vnni::AvxVnniDot;
 pub use join::join_16;
 
-use crate::Isa;
 
-backend_token!(
-    /// AVX2: 16 accumulator lanes per register, `vpmaddubsw` dot products.
-    Avx2, Isa::Avx2, "avx2,popcnt", Avx2Lanes, Avx2Dot, Avx2Dot, Avx2Activations
-);
-backend_token!(
-    /// AVX2 with AVX-VNNI `vpdpbusd` dot products.
-    AvxVnni, Isa::AvxVnni, "avx2,popcnt,avxvnni", Avx2Lanes, AvxVnniDot, AvxVnniDot, Avx2Activations
-);
-backend_token!(
-    /// AVX-512 F/BW/VL: 32 accumulator lanes per register, 512-bit
-    /// `vpmaddubsw` dot products (256-bit for narrow layers).
-    Avx512, Isa::Avx512, "avx2,popcnt,avx512f,avx512bw,avx512vl", Avx512Lanes, Avx512Dot, Avx2Dot, Avx512Activations
-);
-backend_token!(
-    /// AVX-512 with AVX-512 VNNI `vpdpbusd` (512-bit, and 256-bit for narrow
-    /// layers).
-    Avx512Vnni, Isa::Avx512Vnni, "avx2,popcnt,avx512f,avx512bw,avx512vl,avx512vnni", Avx512Lanes, Avx512VnniDot, Avx512VnniDot256, Avx512Activations
-);
+// The tokens of the instruction-set table's x86-64 rows.
+nnue_isa::simd_isas!(backend_tokens);
 
 /// The packed activations of AVX2 ([`Avx2Activations::packed`] and
 /// [`Avx2Activations::joined_16`]) on the backends whose activations are
