@@ -11,6 +11,7 @@ mod archs;
 mod bench;
 mod eval;
 mod expand;
+mod incremental;
 mod info;
 mod own_arch;
 mod position;

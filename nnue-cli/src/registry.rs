@@ -4,7 +4,7 @@
 
 use nnue::runtime::bench::{BenchPosition, Operation};
 use nnue::runtime::walk::WalkStats;
-use nnue::runtime::{candidates, candidates_for, AnyNetwork, ArchEntry, LoadError, LoadOptions, NetReader, Network};
+use nnue::runtime::{candidates, candidates_for, AnyNetwork, ArchEntry, LoadError, LoadOptions, NetReader};
 use std::io::Write;
 use std::path::Path;
 
@@ -47,7 +47,8 @@ macro_rules! compiled {
 }
 
 /// What `nnue bench` and `nnue walk` run on a network that implements
-/// `nnue::runtime::Network`, whatever its type.
+/// `nnue::runtime::Network`, whatever its type (implemented for every such
+/// network in `incremental.rs`).
 pub trait Incremental {
     /// `nnue bench`'s medians, one per operation.
     fn measure(&self, positions: Vec<BenchPosition>, runs: usize, ops: &[Operation], threads: usize) -> Vec<f64>;
@@ -60,22 +61,6 @@ pub trait Incremental {
         verify: bool,
         out: &mut dyn Write,
     ) -> std::io::Result<WalkStats>;
-}
-
-impl<N: Network + Sync> Incremental for N {
-    fn measure(&self, positions: Vec<BenchPosition>, runs: usize, ops: &[Operation], threads: usize) -> Vec<f64> {
-        crate::bench::measure(self, positions, runs, ops, threads)
-    }
-
-    fn walk_all(
-        &self,
-        roots: &[(String, shakmaty::Chess)],
-        depth: usize,
-        verify: bool,
-        mut out: &mut dyn Write,
-    ) -> std::io::Result<WalkStats> {
-        crate::walk::walk_all(self, roots, depth, verify, &mut out)
-    }
 }
 
 /// The architectures of one binary: the shipped ones, then those it was

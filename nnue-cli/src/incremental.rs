@@ -1,0 +1,24 @@
+//! [`Incremental`] for every network that implements
+//! `nnue::runtime::Network`: `nnue bench`'s and `nnue walk`'s generic code.
+
+use crate::registry::Incremental;
+use nnue::runtime::bench::{BenchPosition, Operation};
+use nnue::runtime::walk::WalkStats;
+use nnue::runtime::Network;
+use std::io::Write;
+
+impl<N: Network + Sync> Incremental for N {
+    fn measure(&self, positions: Vec<BenchPosition>, runs: usize, ops: &[Operation], threads: usize) -> Vec<f64> {
+        crate::bench::measure(self, positions, runs, ops, threads)
+    }
+
+    fn walk_all(
+        &self,
+        roots: &[(String, shakmaty::Chess)],
+        depth: usize,
+        verify: bool,
+        mut out: &mut dyn Write,
+    ) -> std::io::Result<WalkStats> {
+        crate::walk::walk_all(self, roots, depth, verify, &mut out)
+    }
+}
