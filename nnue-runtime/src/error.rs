@@ -60,7 +60,7 @@ pub enum LoadError {
     TrailingBytes { offset: usize, extra: usize },
 
     #[error("overflow proof: {value} ({ty}) can reach {range} at {at}, outside {ty}; loading it needs overflow allowed (LoadOptions::allow_overflow)")]
-    Overflow { value: String, at: String, range: crate::overflow::Interval, ty: crate::overflow::Int },
+    Overflow { value: String, at: String, range: crate::interval::Interval, ty: crate::interval::Int },
 
     #[error("no compiled architecture has header hash 0x{hash:08X} (version 0x{version:08X}); known: {known}")]
     UnknownArchitecture { version: u32, hash: u32, known: String },

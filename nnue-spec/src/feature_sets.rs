@@ -115,11 +115,9 @@ pub fn name(kind: FeatureSetKind) -> &'static str {
     }
 }
 
-/// Whether a set has one feature per piece (a function of the perspective,
-/// its king square and the piece's square and kind), so that a move changes
-/// a few features. FullThreats and PP_3Wide depend on pairs of pieces.
+/// Whether a set has one feature per piece ([`FeatureSetKind::per_piece`]).
 pub fn per_piece(kind: FeatureSetKind) -> bool {
-    !matches!(kind, FeatureSetKind::FullThreats | FeatureSetKind::PP_3Wide)
+    kind.per_piece()
 }
 
 /// The weight types a set's rows may have: i16, or i8 (sign-extended when

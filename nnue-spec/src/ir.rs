@@ -324,7 +324,7 @@ impl Arch {
     /// i16 weights, one feature per piece. Otherwise it is composed: every
     /// set has its own rows, added one set after the other on a refresh.
     pub fn is_plain(&self) -> bool {
-        matches!(self.features.as_slice(), [f] if f.weight == IntType::I16 && crate::feature_sets::per_piece(f.kind))
+        matches!(self.features.as_slice(), [f] if f.weight == IntType::I16 && f.kind.per_piece())
     }
 
     /// Whether net files are in bullet's raw format.

@@ -16,6 +16,7 @@ pub mod hash;
 mod hints;
 pub mod ir;
 pub mod limits;
+pub mod problem;
 pub mod schema;
 pub mod source_map;
 pub mod stack_bytes;

@@ -6,7 +6,7 @@
 
 use crate::ir::{Arch, Layer, LayerKind, Transformer};
 use crate::stack_bytes::{evaluation_buffers, evaluation_stack_bytes, stack_bytes, Cause, StackBuffer};
-use crate::validate::Problem;
+use crate::problem::Problem;
 
 /// Most bytes one evaluation may keep on the stack in the buffers its
 /// sizes set. A search thread has 2 MiB by default; this leaves the

@@ -172,6 +172,16 @@ pub enum FeatureSetKind {
     PieceSquare,
 }
 
+impl FeatureSetKind {
+    /// Whether a set has one feature per piece (a function of the
+    /// perspective, its king square and the piece's square and kind), so
+    /// that a move changes a few features. FullThreats and PP_3Wide depend
+    /// on pairs of pieces.
+    pub fn per_piece(self) -> bool {
+        !matches!(self, FeatureSetKind::FullThreats | FeatureSetKind::PP_3Wide)
+    }
+}
+
 /// The layout of a `PieceSquare` set.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]

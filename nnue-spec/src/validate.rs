@@ -12,12 +12,7 @@ use crate::ir::{
 use crate::limits;
 use crate::schema::{self, IntType, LayerSpec, NetworkSpec};
 
-/// A problem with the value at `path` (e.g. `layers[2].input`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    pub path: String,
-    pub message: String,
-}
+pub use crate::problem::Problem;
 
 /// The most pieces a legal position has (kings included).
 const MAX_PIECES: usize = 32;

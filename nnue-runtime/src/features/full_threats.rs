@@ -33,6 +33,7 @@
 //! [`FullThreats::index`] maps one [`Threat`] to a feature, and
 //! [`FullThreats::for_each_active`] lists a position's features.
 
+pub use super::threat_changes::MAX_THREATS;
 use super::threat_changes::ThreatChanges;
 use super::{BoardFeatures, FeatureSink};
 use crate::attacks::{attacks, reach, squares, Bitboard};
@@ -239,9 +240,6 @@ pub fn orientation(perspective: Color, king: Square) -> u8 {
     flip_ranks ^ mirror_files
 }
 
-/// Most features active at once, per perspective, in a position of at most
-/// 32 pieces, whatever the targets: see [`FullThreats::MAX_ACTIVE`].
-pub const MAX_THREATS: usize = 256;
 
 /// The code `6 * colour + kind` of `piece`.
 #[inline]

@@ -31,10 +31,14 @@
 //! in), so one merge finds the threats on one board only; only those are
 //! turned into features.
 
-use super::full_threats::MAX_THREATS;
 use super::FeatureBuffer;
 use crate::attacks::{attacks, bishop_attacks, first_on_ray, king_attacks, knight_attacks, pawn_attacks, rook_attacks, squares, Bitboard};
 use crate::position::{occupied, Bitboards, Color, Piece, PieceCodes, PieceKind, Square};
+
+
+/// Most features active at once, per perspective, in a position of at most
+/// 32 pieces, whatever the targets: see `FullThreats::MAX_ACTIVE`.
+pub const MAX_THREATS: usize = 256;
 
 /// The threats a change of the board removes and adds, the same from both
 /// perspectives, as keys: found once per move
