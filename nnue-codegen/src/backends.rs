@@ -1,10 +1,11 @@
 //! One module per SIMD target: the kernels of this architecture for it, with
 //! the tile size, kernel and register width of every step chosen here.
 
-use crate::stack::propagate_body;
-use crate::targets::{self, AffineKernel, Target, TARGETS};
+use crate::forward::propagate_body;
+use crate::layers::{self, wide_affine, At};
+use crate::targets::{self, Target, TARGETS};
 use crate::tokens::{doc, ident, runtime};
-use nnue_spec::ir::{Arch, LayerKind, TransformerOutput};
+use nnue_spec::ir::{Arch, TransformerOutput};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -34,23 +35,11 @@ pub(crate) fn plan(arch: &Arch, target: &Target) -> Plan {
         target.lanes,
         tile * target.lanes
     );
-    let layers = arch
-        .layers
-        .iter()
-        .filter(|l| matches!(l.kind, LayerKind::Affine { .. }))
-        .map(|l| match target.affine(l) {
-            AffineKernel::Columns { wide, regs, sparse } => format!(
-                "`{}`: {}column kernel, {regs} x {}-bit output registers",
-                l.name,
-                if sparse { "sparse-input " } else { "" },
-                target.register_bits(wide)
-            ),
-            AffineKernel::Rows { wide } => format!("`{}`: row kernel, {}-bit registers", l.name, target.register_bits(wide)),
-        })
-        .collect();
+    let layers = layers::each(arch, |kind, at| kind.plan(at, target));
     Plan { backend: target.module.replace('_', "-"), tile, tiling, layers }
 }
 
+/// The module of `target`'s kernels for `arch`.
 pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
     let rt = runtime();
     let module = ident(target.module);
@@ -61,9 +50,83 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
     let tile_doc = doc(&plan.tiling);
     let tile = crate::tokens::int(plan.tile);
     let layers_doc = plan.layers.iter().map(|line| doc(line));
-    let transform = targets::transform_call(arch);
+    let (uses, rows) = transformer_kernels(arch);
+    let (transform_fn, nonzero_param, nonzero_arg) = transform(arch);
+    let evaluate_fn = evaluate(arch, target);
+    let accumulator_path = if arch.transformer.output == TransformerOutput::Accumulators {
+        Some(accumulators_in_place(arch, target))
+    } else {
+        wide_affine::accumulator_path(arch, target)
+    };
+    let cpu = token_param(arch, target);
     let body = propagate_body(arch, Some(target), false);
-    let (uses, rows) = if arch.is_plain() {
+    quote! {
+        #module_doc
+        #[cfg(target_arch = #arch_name)]
+        mod #module {
+            #uses
+
+            type Cpu = #rt::simd::#simd::#token;
+
+            #tile_doc
+            const TILE: usize = #tile;
+
+            #rows
+
+            #transform_fn
+
+            #evaluate_fn
+
+            #accumulator_path
+
+            /// The layer stack's forward pass.
+            #(#layers_doc)*
+            pub(super) fn propagate(
+                cpu: Cpu,
+                stack: &LayerStack,
+                input: &[u8; TRANSFORMED],
+                #nonzero_param
+                trace: &mut impl ::core::ops::FnMut(&'static str, #rt::LayerOutput<'_>),
+            ) -> i32 {
+                // SAFETY: a `Cpu` token exists only if this CPU has the
+                // instruction set whose features `forward` is compiled for.
+                unsafe { forward(cpu.inside(), stack, input, #nonzero_arg trace) }
+            }
+
+            /// [`propagate`] compiled for the instruction set, every kernel
+            /// inlined into it. Safe to call where a `Cpu` token exists: the
+            /// token proves the CPU has these features.
+            #[target_feature(enable = #features)]
+            fn forward(
+                #cpu: #rt::simd::Inside<Cpu>,
+                stack: &LayerStack,
+                input: &[u8; TRANSFORMED],
+                #nonzero_param
+                trace: &mut impl ::core::ops::FnMut(&'static str, #rt::LayerOutput<'_>),
+            ) -> i32 {
+                #body
+            }
+        }
+    }
+}
+
+/// The name of the token parameter of a function compiled for `target`
+/// running the layers: `cpu`, or `_cpu` where no layer's kernel takes it
+/// (i16 weights only).
+fn token_param(arch: &Arch, target: &Target) -> TokenStream {
+    let uses = (0..arch.layers.len()).any(|i| {
+        let at = At::new(arch, i);
+        layers::of(at.layer.kind).uses_token(&at, target)
+    });
+    if uses { quote!(cpu) } else { quote!(_cpu) }
+}
+
+/// The module's imports from the architecture's module, and the
+/// transformer's row kernels: `accumulate` (plain) or `update_sets`
+/// (composed).
+fn transformer_kernels(arch: &Arch) -> (TokenStream, TokenStream) {
+    let rt = runtime();
+    if arch.is_plain() {
         (
             if arch.lists_nonzero_chunks() {
                 quote!(use super::{Accumulator, LayerStack, Transformer, L1, NONZERO_CHUNKS, PSQT_BUCKETS, TRANSFORMED};)
@@ -120,79 +183,17 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
                 }
             },
         )
-    };
+    }
+}
+
+/// `transform`, the transformer's output kernel; and the parameter and
+/// argument of `propagate` and `forward` passing the list of its non-zero
+/// chunks, where it makes one.
+fn transform(arch: &Arch) -> (TokenStream, TokenStream, TokenStream) {
+    let rt = runtime();
+    let transform = targets::transform_call(arch);
     let transform_cpu = if arch.transformer.output == TransformerOutput::Accumulators { quote!(_cpu) } else { quote!(cpu) };
-    let accumulator_path = if arch.transformer.output == TransformerOutput::Accumulators {
-        // The layers read the accumulators in place (no copy into the
-        // transformer's output, and none back).
-        let rt = runtime();
-        let body = propagate_body(arch, Some(target), true);
-        let uses_cpu = arch.layers.iter().any(|l| matches!(l.kind, LayerKind::Affine { .. }) || crate::stack::fused_screlu(arch, l, target) || crate::stack::simd_activation(l));
-        let cpu = if uses_cpu { quote!(cpu) } else { quote!(_cpu) };
-        Some(quote! {
-            /// The stack's output from the accumulators read in place
-            /// (`first` the side to move's lanes, `second` the other side's);
-            /// always `Some`.
-            pub(super) fn propagate_accumulator(cpu: Cpu, stack: &LayerStack, first: &[i16; L1], second: &[i16; L1]) -> ::core::option::Option<i32> {
-                // SAFETY: a `Cpu` token exists only if this CPU has the
-                // instruction set whose features the function is compiled for.
-                ::core::option::Option::Some(unsafe { forward_accumulator(cpu.inside(), stack, first, second) })
-            }
-
-            /// [`propagate_accumulator`] compiled for the instruction set,
-            /// with nothing traced.
-            #[target_feature(enable = #features)]
-            fn forward_accumulator(#cpu: #rt::simd::Inside<Cpu>, stack: &LayerStack, first: &[i16; L1], second: &[i16; L1]) -> i32 {
-                let trace = |_: &'static str, _: #rt::LayerOutput<'_>| {};
-                #body
-            }
-        })
-    } else { crate::stack::screlu_of_accumulators(arch).map(|max| {
-        let rt = runtime();
-        let affine = &arch.layers[1];
-        let (name, n, max) = (ident(&affine.name), crate::tokens::int(affine.output_dimensions), crate::tokens::lit(i64::from(max)));
-        let LayerKind::WideAffine { divisor } = affine.kind else { unreachable!("screlu_of_accumulators checked it") };
-        let divisor = crate::tokens::i32(divisor);
-        let result = crate::stack::stack_result(arch);
-        // With a skip term the result is statements, then the value.
-        let result = if arch.output.forward.is_some() { quote!({ #result }) } else { result };
-        quote! {
-            /// The stack's output straight from the accumulators (`first` the
-            /// side to move's lanes, `second` the other side's), in 16-bit
-            /// products: `None` when the weights need the i32 path.
-            pub(super) fn propagate_accumulator(cpu: Cpu, stack: &LayerStack, first: &[i16; L1], second: &[i16; L1]) -> ::core::option::Option<i32> {
-                // SAFETY: a `Cpu` token exists only if this CPU has the
-                // instruction set whose features the function is compiled for.
-                unsafe { forward_accumulator(cpu.inside(), stack, first, second) }
-            }
-
-            /// [`propagate_accumulator`] compiled for the instruction set.
-            #[target_feature(enable = #features)]
-            fn forward_accumulator(
-                cpu: #rt::simd::Inside<Cpu>,
-                stack: &LayerStack,
-                first: &[i16; L1],
-                second: &[i16; L1],
-            ) -> ::core::option::Option<i32> {
-                if !stack.#name.i16_products(#max) {
-                    return ::core::option::Option::None;
-                }
-                let mut sums = [0i32; #n];
-                cpu.screlu_affine_accumulators::<L1, #n>(
-                    first,
-                    second,
-                    #max,
-                    stack.#name.accumulator_weights(),
-                    &mut sums,
-                );
-                let mut #name = [0i32; #n];
-                stack.#name.finish(&sums, #divisor, &mut #name);
-                ::core::option::Option::Some(#result)
-            }
-        }
-    }) };
-    let (transform_fn, nonzero_param, nonzero_arg) = if arch.lists_nonzero_chunks() {
-        let rt = runtime();
+    if arch.lists_nonzero_chunks() {
         (
             quote! {
                 /// The transformer's output into `slots` (all written), perspectives
@@ -228,12 +229,16 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
             quote!(),
             quote!(),
         )
-    };
-    // With a list, the transformer and the layers also run in one function
-    // compiled for the instruction set: an evaluation's whole work with no
-    // call between its parts.
-    let evaluate_fn = arch.lists_nonzero_chunks().then(|| {
-        let rt = runtime();
+    }
+}
+
+/// With a list of non-zero chunks, the transformer and the layers also run
+/// in one function compiled for the instruction set: an evaluation's whole
+/// work with no call between its parts.
+fn evaluate(arch: &Arch, target: &Target) -> Option<TokenStream> {
+    let (rt, features) = (runtime(), target.features);
+    let transform = targets::transform_call(arch);
+    arch.lists_nonzero_chunks().then(|| {
         quote! {
             /// The transformer's output of `accumulator` (perspectives in
             /// `order`) and the layer stack's output for it.
@@ -254,60 +259,32 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
                 forward(cpu, stack, #rt::sub::<_, TRANSFORMED>(bytes, 0), ::core::option::Option::Some(list), &mut |_, _| {})
             }
         }
-    });
-    // The token is used by the i8 affine kernels and the activations; a
-    // stack without them (i16 weights only) leaves it unnamed.
-    let cpu = if arch.layers.iter().any(|l| matches!(l.kind, LayerKind::Affine { .. }) || crate::stack::fused_screlu(arch, l, target) || crate::stack::simd_activation(l)) {
-        quote!(cpu)
-    } else {
-        quote!(_cpu)
-    };
+    })
+}
+
+/// For an `Accumulators` output: `propagate_accumulator`, the layers
+/// reading the accumulators in place (no copy into the transformer's
+/// output, and none back).
+fn accumulators_in_place(arch: &Arch, target: &Target) -> TokenStream {
+    let (rt, features) = (runtime(), target.features);
+    let body = propagate_body(arch, Some(target), true);
+    let cpu = token_param(arch, target);
     quote! {
-        #module_doc
-        #[cfg(target_arch = #arch_name)]
-        mod #module {
-            #uses
+        /// The stack's output from the accumulators read in place
+        /// (`first` the side to move's lanes, `second` the other side's);
+        /// always `Some`.
+        pub(super) fn propagate_accumulator(cpu: Cpu, stack: &LayerStack, first: &[i16; L1], second: &[i16; L1]) -> ::core::option::Option<i32> {
+            // SAFETY: a `Cpu` token exists only if this CPU has the
+            // instruction set whose features the function is compiled for.
+            ::core::option::Option::Some(unsafe { forward_accumulator(cpu.inside(), stack, first, second) })
+        }
 
-            type Cpu = #rt::simd::#simd::#token;
-
-            #tile_doc
-            const TILE: usize = #tile;
-
-            #rows
-
-            #transform_fn
-
-            #evaluate_fn
-
-            #accumulator_path
-
-            /// The layer stack's forward pass.
-            #(#layers_doc)*
-            pub(super) fn propagate(
-                cpu: Cpu,
-                stack: &LayerStack,
-                input: &[u8; TRANSFORMED],
-                #nonzero_param
-                trace: &mut impl ::core::ops::FnMut(&'static str, #rt::LayerOutput<'_>),
-            ) -> i32 {
-                // SAFETY: a `Cpu` token exists only if this CPU has the
-                // instruction set whose features `forward` is compiled for.
-                unsafe { forward(cpu.inside(), stack, input, #nonzero_arg trace) }
-            }
-
-            /// [`propagate`] compiled for the instruction set, every kernel
-            /// inlined into it. Safe to call where a `Cpu` token exists: the
-            /// token proves the CPU has these features.
-            #[target_feature(enable = #features)]
-            fn forward(
-                #cpu: #rt::simd::Inside<Cpu>,
-                stack: &LayerStack,
-                input: &[u8; TRANSFORMED],
-                #nonzero_param
-                trace: &mut impl ::core::ops::FnMut(&'static str, #rt::LayerOutput<'_>),
-            ) -> i32 {
-                #body
-            }
+        /// [`propagate_accumulator`] compiled for the instruction set,
+        /// with nothing traced.
+        #[target_feature(enable = #features)]
+        fn forward_accumulator(#cpu: #rt::simd::Inside<Cpu>, stack: &LayerStack, first: &[i16; L1], second: &[i16; L1]) -> i32 {
+            let trace = |_: &'static str, _: #rt::LayerOutput<'_>| {};
+            #body
         }
     }
 }

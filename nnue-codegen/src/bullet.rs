@@ -1,8 +1,8 @@
 //! Reading a net in bullet's raw format: every tensor in the file's order
 //! into whole-net arrays, then each layer stack cut out of them.
 
-use crate::tokens::{ident, int, runtime};
-use nnue_spec::ir::{Arch, FileFormat, IntType, LayerKind, Param, TensorLayout};
+use crate::tokens::{int, runtime};
+use nnue_spec::ir::{Arch, FileFormat, IntType, Param, TensorLayout};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -41,35 +41,21 @@ fn local(arch: &Arch, param: Param) -> proc_macro2::Ident {
     }
 }
 
-/// The memory types of a layer's weights and biases.
-fn param_types(kind: LayerKind) -> (TokenStream, TokenStream) {
-    match kind {
-        LayerKind::WideAffine { .. } => (quote!(i16), quote!(i32)),
-        LayerKind::FloatAffine { .. } => (quote!(f32), quote!(f32)),
-        _ => (quote!(i8), quote!(i32)),
-    }
-}
-
 /// `LayerStack::from_tensors`, inside `impl LayerStack`.
 pub fn stack_from_tensors(arch: &Arch) -> TokenStream {
     let rt = runtime();
     let FileFormat::Bullet { tensors, .. } = &arch.format else { unreachable!("a bullet architecture") };
-    let builds = arch.layers.iter().enumerate().filter(|(_, l)| l.kind.is_affine()).map(|(j, l)| {
-        let name = ident(&l.name);
+    let builds = crate::layers::each(arch, |kind, at| {
+        let (j, name, ty) = (at.index, at.name(), kind.params()?.ty);
         let (weights, biases) = (local(arch, Param::Weights(j)), local(arch, Param::Biases(j)));
         let layout = tensors.iter().find(|t| t.param == Param::Weights(j)).map_or(TensorLayout::InputMajor, |t| t.layout);
         let layout = match layout {
             TensorLayout::InputMajor => quote!(#rt::bullet::Layout::InputMajor),
             TensorLayout::OutputMajor => quote!(#rt::bullet::Layout::OutputMajor),
         };
-        let ty = match l.kind {
-            LayerKind::WideAffine { .. } => quote!(#rt::scalar::WideAffine),
-            LayerKind::FloatAffine { .. } => quote!(#rt::scalar::FloatAffine),
-            _ => quote!(#rt::scalar::Affine),
-        };
-        quote! {
+        Some(quote! {
             #name: #ty::from_tensors(&tensors.#biases, &tensors.#weights, #layout, LAYER_STACKS, stack)
-        }
+        })
     });
     quote! {
         /// Stack number `stack`, cut out of the layer tensors of a bullet
@@ -85,19 +71,19 @@ pub fn stack_from_tensors(arch: &Arch) -> TokenStream {
 pub fn read(arch: &Arch) -> TokenStream {
     let rt = runtime();
     let FileFormat::Bullet { tensors, .. } = &arch.format else { unreachable!("a bullet architecture") };
-    let params: Vec<(usize, &nnue_spec::ir::Layer)> = arch.layers.iter().enumerate().filter(|(_, l)| l.kind.is_affine()).collect();
-    let fields = params.iter().map(|&(j, l)| {
-        let (weights, biases) = (local(arch, Param::Weights(j)), local(arch, Param::Biases(j)));
-        let (weight_ty, bias_ty) = param_types(l.kind);
+    let params = crate::layers::each(arch, |kind, at| Some((at.index, at.layer, kind.params()?)));
+    let fields = params.iter().map(|(j, _, params)| {
+        let (weights, biases) = (local(arch, Param::Weights(*j)), local(arch, Param::Biases(*j)));
+        let (weight_ty, bias_ty) = (&params.weight, &params.bias);
         quote! {
             #weights: ::std::vec::Vec<#weight_ty>,
             #biases: ::std::vec::Vec<#bias_ty>
         }
     });
-    let inits = params.iter().map(|&(j, l)| {
-        let (weights, biases) = (local(arch, Param::Weights(j)), local(arch, Param::Biases(j)));
+    let inits = params.iter().map(|(j, l, params)| {
+        let (weights, biases) = (local(arch, Param::Weights(*j)), local(arch, Param::Biases(*j)));
         let (w, b) = (int(arch.stacks.count * l.output_dimensions * l.input_dimensions), int(arch.stacks.count * l.output_dimensions));
-        let zero = if matches!(l.kind, LayerKind::FloatAffine { .. }) { quote!(0.0) } else { quote!(0) };
+        let zero = &params.zero;
         quote! {
             #weights: ::std::vec![#zero; #w],
             #biases: ::std::vec![#zero; #b]

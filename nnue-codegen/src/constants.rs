@@ -1,7 +1,7 @@
 //! Sizes, hash words and the architecture's static description.
 
 use crate::tokens::{doc, hex, int, runtime};
-use nnue_spec::ir::{Arch, FeatureSet, FeatureSetKind, LayerKind};
+use nnue_spec::ir::{Arch, FeatureSet, FeatureSetKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -110,20 +110,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
     let piece_square = arch.features.iter().find(|f| f.kind == FeatureSetKind::PieceSquare).map(piece_square_features);
     let layers = arch.layers.iter().map(|l| {
         let name = &l.name;
-        let kind = match l.kind {
-            LayerKind::Affine { sparse: true, .. } => "Affine (sparse input)",
-            LayerKind::Affine { .. } => "Affine",
-            LayerKind::WideAffine { divisor: 1 } => "Affine (i16 weights)",
-            LayerKind::WideAffine { .. } => "Affine (i16 weights, sum divided before the bias)",
-            LayerKind::SCReLU { .. } => "SCReLU",
-            LayerKind::FloatAffine { .. } => "Affine (f32, summed in input order)",
-            LayerKind::CReLU { .. } => "CReLU (f32)",
-            LayerKind::ToFloat { .. } => "ToFloat",
-            LayerKind::ToInt { .. } => "ToInt",
-            LayerKind::ClippedReLU { .. } => "ClippedReLU",
-            LayerKind::SqrClippedReLU { .. } => "SqrClippedReLU",
-            LayerKind::Concat => "Concat",
-        };
+        let kind = crate::layers::of(l.kind).describe();
         let (inputs, outputs) = (int(l.input_dimensions), int(l.output_dimensions));
         quote! { #rt::LayerInfo { name: #name, kind: #kind, inputs: #inputs, outputs: #outputs } }
     });

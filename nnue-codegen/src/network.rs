@@ -105,7 +105,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
     // The SIMD backends evaluate straight from the accumulators a stack of
     // an SCReLU and one i16-weight layer (in 16-bit products), and the
     // layers of an `Accumulators` output (reading the lanes in place).
-    let direct = crate::stack::screlu_of_accumulators(arch).is_some() || arch.transformer.output == TransformerOutput::Accumulators;
+    let direct = crate::layers::wide_affine::screlu_of_accumulators(arch).is_some() || arch.transformer.output == TransformerOutput::Accumulators;
     let accumulator_path = direct.then(|| {
         let call = dispatch(
             &|m| quote!(#m::propagate_accumulator(cpu, &self.stacks[bucket], first, second)),
@@ -134,15 +134,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 self.propagate(bucket, transformed)
             }
         };
-        let prepare = crate::stack::screlu_of_accumulators(arch).map(|_| {
-            let name = ident(&arch.layers[1].name);
-            quote! {
-                if backend != #rt::Backend::Scalar {
-                    let lanes = Self::lane_packing(backend);
-                    network.stacks.iter_mut().for_each(|stack| stack.#name.prepare_accumulator_order(lanes));
-                }
-            }
-        });
+        let prepare = crate::layers::wide_affine::prepare_accumulator_order(arch);
         (method, prepare)
     });
     let (accumulator_method, prepare_accumulator_order) = accumulator_path.clone().unzip();
@@ -298,9 +290,9 @@ pub fn generate(arch: &Arch) -> TokenStream {
         quote!(backend.accumulator_lanes())
     };
     // Layers reading activations that AVX2 leaves in the packs' order
-    // (`stack::PackedInput`): proved and laid out in that order for the
+    // (`layers::packed`): proved and laid out in that order for the
     // backends whose activations pack.
-    let packs = !crate::stack::packed_orders(arch).is_empty();
+    let packs = crate::layers::packed::any(arch);
     let prove_packed = if packs {
         quote! {
             let packed = Self::packs_activations(backend);

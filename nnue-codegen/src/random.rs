@@ -2,7 +2,7 @@
 //! walked in the same order, for tests and benchmarks.
 
 use crate::tokens::{ident, int, lit, runtime};
-use nnue_spec::ir::{Arch, Encoding, LayerKind, PsqtPlacement, TransformerOutput};
+use nnue_spec::ir::{Arch, Encoding, PsqtPlacement, TransformerOutput};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -58,16 +58,8 @@ pub fn generate(arch: &Arch) -> TokenStream {
     let psqt = (arch.transformer.psqt_buckets > 0 && !psqt_each).then(|| {
         quote! { w.ints(#encoding, &rng.values::<i32>(FEATURES * PSQT_BUCKETS, -5000, 5000)); }
     });
-    let layers = arch.layers.iter().filter_map(|l| {
-        let LayerKind::Affine { padded_inputs, .. } = l.kind else { return None };
-        let (out, inputs, padded) = (int(l.output_dimensions), int(l.input_dimensions), int(padded_inputs));
-        let name = ident(&l.name);
-        Some(quote! {
-            let #name = rng.affine_weights(#out, #inputs, #padded);
-            w.ints(#rt::Encoding::Raw, &rng.values::<i32>(#out, -8128, 8128));
-            w.ints(#rt::Encoding::Raw, &#name);
-        })
-    });
+    // Each layer's parameters, as its kind writes them.
+    let layers = crate::layers::each(arch, |kind, at| kind.random(at));
     quote! {
         /// A net file of this architecture whose parameters are pseudo-random
         /// from `seed` (for tests and benchmarks): transformer values spread
@@ -93,12 +85,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
 /// The largest value a layer's input can hold (for sizing random weights).
 fn input_top(arch: &Arch, layer: &nnue_spec::ir::Layer) -> i64 {
     match layer.inputs.first().map(|s| s.source) {
-        Some(nnue_spec::ir::Source::Layer(i)) => match arch.layers[i].kind {
-            LayerKind::SCReLU { max } => i64::from(max) * i64::from(max),
-            LayerKind::ClippedReLU { max, .. } | LayerKind::SqrClippedReLU { max, .. } => i64::from(max),
-            LayerKind::Concat => 127,
-            _ => 1 << 16,
-        },
+        Some(nnue_spec::ir::Source::Layer(i)) => crate::layers::of(arch.layers[i].kind).output_top(),
         _ => match arch.transformer.output {
             TransformerOutput::ClippedReLU { max } => i64::from(max),
             TransformerOutput::Pairwise { max, divisor } => i64::from(max) * i64::from(max) / i64::from(divisor),

@@ -35,7 +35,7 @@ pub struct Target {
     pub dot_lanes: usize,
     /// Whether its activations leave their bytes in the packs' order for
     /// the next layer, whose weights are laid out for it at load (AVX2's
-    /// [`crate::stack::packed_input`]), instead of permuting them back.
+    /// `layers::packed`), instead of permuting them back.
     pub packs_activations: bool,
 }
 
