@@ -205,7 +205,7 @@ fn expand_equals_the_snapshots() {
         assert!(neon.contains("mod neon_dotprod {") && body.contains(&neon[neon.find("mod neon_dotprod").unwrap()..neon.find('{').unwrap()]));
         count += 1;
     }
-    assert_eq!(count, 14);
+    assert_eq!(count, 16);
     let err = error_line(&nnue(&["expand", archs.join("sfnnv9.ron").to_str().unwrap(), "--isa", "sse9"]));
     assert!(err.contains("no backend `sse9`"), "{err}");
     let bad = temp("bad.ron", b"(\n  name: \"x\",\n  bogus: 1,\n)\n");
