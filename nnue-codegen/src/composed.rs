@@ -10,44 +10,13 @@
 //! followed either by one block of every set's PSQT weights in list order or
 //! (`psqt_weights: AfterEachSet`) each set's weights by its PSQT weights.
 
-use crate::constants::feature_set_type;
+use crate::features::{self, as_trait, dimensions, field, max_active, runtime_type};
 use crate::targets::TARGETS;
 use crate::tokens::{doc, i32, ident, runtime};
 use nnue_spec::feature_sets::{self, per_piece};
 use nnue_spec::ir::{Arch, Encoding, FeatureSet, FeatureSetKind, PsqtPlacement};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
-
-/// The field of a set in the generated `Transformer`.
-pub fn field(kind: FeatureSetKind) -> Ident {
-    ident(match kind {
-        FeatureSetKind::HalfKP => "half_kp",
-        FeatureSetKind::HalfKAv2 => "half_ka_v2",
-        FeatureSetKind::HalfKAv2_hm => "half_ka_v2_hm",
-        FeatureSetKind::FullThreats => "full_threats",
-        FeatureSetKind::PP_3Wide => "pp_3wide",
-        FeatureSetKind::PieceSquare => "piece_square",
-    })
-}
-
-/// A set's runtime type as the trait it implements: `FeatureSet` (one
-/// feature per piece) or `BoardFeatures` (features of several pieces).
-fn set_as_trait(kind: FeatureSetKind) -> TokenStream {
-    let (rt, ty) = (runtime(), feature_set_type(kind));
-    if per_piece(kind) { quote!(<#ty as #rt::FeatureSet>) } else { quote!(<#ty as #rt::features::BoardFeatures>) }
-}
-
-/// The runtime's number of features of a set.
-pub fn dimensions(set: &FeatureSet) -> TokenStream {
-    let set = set_as_trait(set.kind);
-    quote!(#set::DIMENSIONS)
-}
-
-/// The runtime's most active features of a set.
-pub fn max_active(set: &FeatureSet) -> TokenStream {
-    let set = set_as_trait(set.kind);
-    quote!(#set::MAX_ACTIVE)
-}
 
 fn encoding(encoding: Encoding) -> TokenStream {
     let rt = runtime();
@@ -61,7 +30,7 @@ fn encoding(encoding: Encoding) -> TokenStream {
 pub fn transformer(arch: &Arch) -> TokenStream {
     let rt = runtime();
     let fields = arch.features.iter().map(|f| {
-        let (name, weight) = (field(f.kind), ident(f.weight.rust_name()));
+        let (name, weight) = (field(f), ident(f.weight.rust_name()));
         let doc = doc(&format!(
             "{}: {} rows of L1 {} weights and of PSQT_BUCKETS PSQT weights.",
             feature_sets::name(f.kind),
@@ -70,12 +39,12 @@ pub fn transformer(arch: &Arch) -> TokenStream {
         ));
         quote! { #doc #name: #rt::scalar::FeatureRows<#weight> }
     });
-    let names: Vec<Ident> = arch.features.iter().map(|f| field(f.kind)).collect();
+    let names: Vec<Ident> = arch.features.iter().map(field).collect();
     let scale = i32(arch.transformer.load_scale);
     let file_encoding = encoding(arch.encoding);
     let psqt_each = arch.transformer.psqt_buckets > 0 && arch.psqt_placement == PsqtPlacement::AfterEachSet;
     let reads = arch.features.iter().map(|f| {
-        let (name, weight, dims) = (field(f.kind), ident(f.weight.rust_name()), dimensions(f));
+        let (name, weight, dims) = (field(f), ident(f.weight.rust_name()), dimensions(f));
         let what = format!("{} weights", feature_sets::name(f.kind));
         let encoding = encoding(f.encoding);
         let psqt = psqt_each.then(|| {
@@ -126,7 +95,7 @@ pub fn transformer(arch: &Arch) -> TokenStream {
 pub fn methods(arch: &Arch) -> TokenStream {
     let rt = runtime();
     let actives = arch.features.iter().map(|f| {
-        let (set, active) = (set_as_trait(f.kind), format_ident!("{}_active", field(f.kind)));
+        let (set, active) = (as_trait(f), format_ident!("{}_active", field(f)));
         if per_piece(f.kind) {
             quote! {
                 let mut #active = [#rt::FeatureList::default(), #rt::FeatureList::default()];
@@ -141,7 +110,7 @@ pub fn methods(arch: &Arch) -> TokenStream {
         }
     });
     let sets = set_updates(arch, |f| {
-        let active = format_ident!("{}_active", field(f.kind));
+        let active = format_ident!("{}_active", field(f));
         (quote!(&[]), quote!(#active[p].as_slice()))
     });
     let arms = TARGETS.iter().map(|t| {
@@ -188,7 +157,7 @@ pub fn methods(arch: &Arch) -> TokenStream {
     }
 }
 
-/// The [`SetUpdate`](nnue_runtime::kernels::SetUpdate)s of every feature set
+/// The `runtime::kernels::SetUpdate`s of every feature set
 /// (a tuple when there are several), each set's removed and added features
 /// given by `features`.
 fn set_updates(arch: &Arch, features: impl Fn(&FeatureSet) -> (TokenStream, TokenStream)) -> TokenStream {
@@ -197,7 +166,7 @@ fn set_updates(arch: &Arch, features: impl Fn(&FeatureSet) -> (TokenStream, Toke
         .features
         .iter()
         .map(|f| {
-            let name = field(f.kind);
+            let name = field(f);
             let (removed, added) = features(f);
             quote! {
                 #rt::kernels::SetUpdate {
@@ -237,12 +206,8 @@ pub fn proof(arch: &Arch) -> TokenStream {
     // attacker per square, each with its most attacked pieces; any other by
     // its `MAX_ACTIVE` largest rows.
     let apart = |f: &FeatureSet| {
-        let (name, label) = (field(f.kind), feature_sets::name(f.kind));
-        let (prove, max) = if f.kind == FeatureSetKind::FullThreats {
-            (quote!(threats::prove::<THREAT_TARGETS, _>), None)
-        } else {
-            (quote!(rows::prove), Some(max_active(f)))
-        };
+        let (name, label) = (field(f), feature_sets::name(f.kind));
+        let (prove, max) = features::of(f.kind).bound_apart(f);
         let max = max.iter();
         quote! {
             #rt::overflow::#prove(
@@ -258,7 +223,7 @@ pub fn proof(arch: &Arch) -> TokenStream {
     };
     let others = separate.iter().map(|f| apart(f));
     let params = |f: &FeatureSet| {
-        let name = field(f.kind);
+        let name = field(f);
         quote! {
             let params = #rt::overflow::transformer::TransformerParams {
                 biases: &transformer.biases[..],
@@ -270,10 +235,10 @@ pub fn proof(arch: &Arch) -> TokenStream {
     };
     let psqt = match (first.map(|i| &arch.features[i]), joint) {
         (Some(f), Some((_, t))) => {
-            let (params, ty, threats) = (params(f), feature_set_type(f.kind), field(arch.features[t].kind));
+            let (params, ty, threats) = (params(f), runtime_type(f), field(&arch.features[t]));
             let pairs = match pairs.map(|p| &arch.features[p]) {
                 Some(p) => {
-                    let (bound, name) = (apart(p), field(p.kind));
+                    let (bound, name) = (apart(p), field(p));
                     quote! {
                         let pair_rows = #bound;
                         let pairs = ::core::option::Option::Some((&transformer.#name.weights[..], &pair_rows));
@@ -298,7 +263,7 @@ pub fn proof(arch: &Arch) -> TokenStream {
             }
         }
         (Some(f), None) => {
-            let (params, ty, max) = (params(f), feature_set_type(f.kind), max_active(f));
+            let (params, ty, max) = (params(f), runtime_type(f), max_active(f));
             quote! {
                 #params
                 #rt::overflow::transformer::prove_with(
@@ -354,13 +319,13 @@ pub fn incremental(arch: &Arch) -> Option<TokenStream> {
     let board_features = arch.features.iter().any(|f| !per_piece(f.kind));
     // A king move is an update only if every set sees the board as before.
     let same_views = arch.features.iter().map(|f| {
-        let set = set_as_trait(f.kind);
+        let set = as_trait(f);
         quote!(#set::same_view(perspective, a, b))
     });
     let max = arch.features.iter().map(max_active);
     let feature = match sets().find(|(f, _)| per_piece(f.kind)) {
         Some((f, offset)) => {
-            let ty = feature_set_type(f.kind);
+            let ty = runtime_type(f);
             quote!(<#ty as #rt::FeatureSet>::index(perspective, king, square, piece).map(|f| #offset + f))
         }
         None => quote! {
@@ -372,15 +337,15 @@ pub fn incremental(arch: &Arch) -> Option<TokenStream> {
     // `BoardChanges` (a tuple, one element per such set).
     let board_sets: Vec<(&FeatureSet, &TokenStream)> = sets().filter(|(f, _)| !per_piece(f.kind)).collect();
     let board_types = board_sets.iter().map(|(f, _)| {
-        let set = set_as_trait(f.kind);
+        let set = as_trait(f);
         quote!(#set::Changes)
     });
     let find = board_sets.iter().enumerate().map(|(i, (f, _))| {
-        let (set, i) = (set_as_trait(f.kind), syn::Index::from(i));
+        let (set, i) = (as_trait(f), syn::Index::from(i));
         quote!(#set::board_changes(before, after, &mut changes.#i);)
     });
     let features = board_sets.iter().enumerate().map(|(i, (f, offset))| {
-        let (set, i) = (set_as_trait(f.kind), syn::Index::from(i));
+        let (set, i) = (as_trait(f), syn::Index::from(i));
         quote!(#set::features_of(perspective, king, &changes.#i, #offset, removed, added);)
     });
     let unused = board_sets.is_empty().then(|| quote!(let _ = (perspective, king, changes, removed, added);));
@@ -439,7 +404,7 @@ pub fn update_sets(arch: &Arch) -> Option<TokenStream> {
     let rt = runtime();
     // Every set's start in the features' numbering, and its two lists.
     let starts = starts(arch);
-    let names = |suffix: &str| -> Vec<Ident> { arch.features.iter().map(|f| format_ident!("{}_{suffix}", field(f.kind))).collect() };
+    let names = |suffix: &str| -> Vec<Ident> { arch.features.iter().map(|f| format_ident!("{}_{suffix}", field(f))).collect() };
     let (removed_lists, added_lists) = (names("removed"), names("added"));
     let lists = quote! {
         let starts = [#(#starts),*];
@@ -449,7 +414,7 @@ pub fn update_sets(arch: &Arch) -> Option<TokenStream> {
         #rt::kernels::split_by_set(added, starts, [#(&mut #added_lists),*]);
     };
     let sets = set_updates(arch, |f| {
-        let name = field(f.kind);
+        let name = field(f);
         let (removed, added) = (format_ident!("{name}_removed"), format_ident!("{name}_added"));
         (quote!(#removed.as_slice()), quote!(#added.as_slice()))
     });

@@ -1,73 +1,9 @@
 //! Sizes, hash words and the architecture's static description.
 
 use crate::tokens::{doc, hex, int, runtime};
-use nnue_spec::ir::{Arch, FeatureSet, FeatureSetKind};
+use nnue_spec::ir::Arch;
 use proc_macro2::TokenStream;
 use quote::quote;
-
-/// The runtime type implementing a feature set.
-pub fn feature_set_type(kind: FeatureSetKind) -> TokenStream {
-    let rt = runtime();
-    match kind {
-        FeatureSetKind::HalfKP => quote!(#rt::features::HalfKP),
-        FeatureSetKind::HalfKAv2 => quote!(#rt::features::HalfKAv2),
-        FeatureSetKind::HalfKAv2_hm => quote!(#rt::features::HalfKAv2Hm),
-        // The architecture's own targets: see `threat_features`.
-        FeatureSetKind::FullThreats => quote!(ThreatFeatures),
-        FeatureSetKind::PP_3Wide => quote!(#rt::features::PawnPairs),
-        // The architecture's own layout: see `piece_square_features`.
-        FeatureSetKind::PieceSquare => quote!(PieceSquareFeatures),
-    }
-}
-
-/// `PieceSquareFeatures`, the piece-square set of `set`'s layout.
-fn piece_square_features(set: &FeatureSet) -> TokenStream {
-    let rt = runtime();
-    let layout = set.layout.as_ref().expect("a validated PieceSquare set has a layout");
-    let buckets = layout.king_buckets.iter().map(|&b| crate::tokens::int(usize::from(b)));
-    let count = int(layout.buckets);
-    let hash = hex(set.hash);
-    let mirror = crate::tokens::ident(&format!("{:?}", layout.mirror));
-    let planes = crate::tokens::ident(match layout.planes {
-        nnue_spec::ir::PlaneOrder::SideMajor => "SideMajor",
-        nnue_spec::ir::PlaneOrder::Interleaved => "Interleaved",
-    });
-    let merged = layout.merged_kings;
-    quote! {
-        /// The piece-square set's layout, as the architecture file gives it.
-        pub struct PieceSquareLayout;
-
-        impl #rt::features::PieceSquareLayout for PieceSquareLayout {
-            const NAME: &'static str = "PieceSquare";
-            const HASH: u32 = #hash;
-            /// The bucket of each square a1..h8 of the perspective's oriented king.
-            const KING_BUCKETS: [u8; 64] = [#(#buckets),*];
-            const BUCKETS: usize = #count;
-            const MIRROR: #rt::features::Mirror = #rt::features::Mirror::#mirror;
-            const PLANE_ORDER: #rt::features::PlaneOrder = #rt::features::PlaneOrder::#planes;
-            const MERGED_KINGS: bool = #merged;
-        }
-
-        /// The piece-square feature set of this layout.
-        pub type PieceSquareFeatures = #rt::features::PieceSquare<PieceSquareLayout>;
-    }
-}
-
-/// `ThreatFeatures`, FullThreats with the targets of `set`.
-fn threat_features(set: &FeatureSet) -> TokenStream {
-    let rt = runtime();
-    let rows = set.targets.iter().map(|kinds| {
-        let kinds = kinds.iter().map(|k| crate::tokens::ident(&format!("{k:?}")));
-        quote!(&[#(#rt::PieceKind::#kinds),*])
-    });
-    quote! {
-        /// For each attacking kind (pawn, knight, bishop, rook, queen, king),
-        /// the kinds whose attack by it is a threat feature.
-        pub const THREAT_TARGETS: u64 = #rt::features::threat_targets([#(#rows),*]);
-        /// FullThreats with this architecture's targets.
-        pub type ThreatFeatures = #rt::features::FullThreats<THREAT_TARGETS>;
-    }
-}
 
 pub fn generate(arch: &Arch) -> TokenStream {
     let rt = runtime();
@@ -94,7 +30,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
     let feature_name =
         arch.features.iter().map(|f| nnue_spec::feature_sets::name(f.kind)).collect::<Vec<_>>().join(" + ");
     let (feature_set, dimensions_check) = if arch.is_plain() {
-        let feature_type = feature_set_type(arch.features[0].kind);
+        let feature_type = crate::features::runtime_type(&arch.features[0]);
         (
             quote! {
                 /// The input feature set.
@@ -103,11 +39,11 @@ pub fn generate(arch: &Arch) -> TokenStream {
             quote!(<FeatureSet as #rt::FeatureSet>::DIMENSIONS),
         )
     } else {
-        let dimensions = arch.features.iter().map(crate::composed::dimensions);
+        let dimensions = arch.features.iter().map(crate::features::dimensions);
         (quote!(), quote!(#(#dimensions)+*))
     };
-    let threat_features = arch.features.iter().find(|f| f.kind == FeatureSetKind::FullThreats).map(threat_features);
-    let piece_square = arch.features.iter().find(|f| f.kind == FeatureSetKind::PieceSquare).map(piece_square_features);
+    // Each set's own items: its layout or targets, and its type.
+    let definitions = arch.features.iter().filter_map(|f| crate::features::of(f.kind).definitions(f));
     let layers = arch.layers.iter().map(|l| {
         let name = &l.name;
         let kind = crate::layers::of(l.kind).describe();
@@ -152,8 +88,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
         pub const LAYER_STACKS: usize = #stacks;
 
         #feature_set
-        #threat_features
-        #piece_square
+        #(#definitions)*
         /// The transformer's state for one position, both perspectives.
         pub type Accumulator = #rt::Accumulator<L1, PSQT_BUCKETS>;
 

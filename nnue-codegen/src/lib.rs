@@ -15,6 +15,7 @@ mod backends;
 mod bullet;
 mod composed;
 mod constants;
+mod features;
 mod forward;
 mod layers;
 mod network;

@@ -42,7 +42,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
         let sets = arch.features.iter().map(|f| {
             let ty = crate::tokens::ident(f.weight.rust_name());
             let weight = lit(weight.min(if f.weight == nnue_spec::ir::IntType::I8 { 127 } else { weight }));
-            let dims = crate::composed::dimensions(f);
+            let dims = crate::features::dimensions(f);
             let set_encoding = match f.encoding {
                 Encoding::Raw => quote!(#rt::Encoding::Raw),
                 Encoding::Leb128 => quote!(#rt::Encoding::Leb128),
