@@ -50,7 +50,7 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
     let tile_doc = doc(&plan.tiling);
     let tile = crate::tokens::int(plan.tile);
     let layers_doc = plan.layers.iter().map(|line| doc(line));
-    let (uses, rows) = transformer_kernels(arch);
+    let (uses, rows) = crate::transformer::of(arch).kernels(arch);
     let (transform_fn, nonzero_param, nonzero_arg) = transform(arch);
     let evaluate_fn = evaluate(arch, target);
     let accumulator_path = if arch.transformer.output == TransformerOutput::Accumulators {
@@ -119,71 +119,6 @@ fn token_param(arch: &Arch, target: &Target) -> TokenStream {
         layers::of(at.layer.kind).uses_token(&at, target)
     });
     if uses { quote!(cpu) } else { quote!(_cpu) }
-}
-
-/// The module's imports from the architecture's module, and the
-/// transformer's row kernels: `accumulate` (plain) or `update_sets`
-/// (composed).
-fn transformer_kernels(arch: &Arch) -> (TokenStream, TokenStream) {
-    let rt = runtime();
-    if arch.is_plain() {
-        (
-            if arch.lists_nonzero_chunks() {
-                quote!(use super::{Accumulator, LayerStack, Transformer, L1, NONZERO_CHUNKS, PSQT_BUCKETS, TRANSFORMED};)
-            } else {
-                quote!(use super::{Accumulator, LayerStack, Transformer, L1, PSQT_BUCKETS, TRANSFORMED};)
-            },
-            quote! {
-            /// `out = base - removed rows + added rows`, values and PSQT values.
-            #[allow(clippy::too_many_arguments)]
-            pub(super) fn accumulate(
-                cpu: Cpu,
-                transformer: &Transformer,
-                base: &[i16; L1],
-                psqt_base: &[i32; PSQT_BUCKETS],
-                removed: &[u32],
-                added: &[u32],
-                out: &mut [i16; L1],
-                psqt_out: &mut [i32; PSQT_BUCKETS],
-            ) {
-                cpu.accumulate::<L1, TILE, PSQT_BUCKETS>(
-                    &transformer.weights,
-                    &transformer.psqt_weights,
-                    base,
-                    psqt_base,
-                    removed,
-                    added,
-                    out,
-                    psqt_out,
-                );
-            }
-
-            },
-        )
-    } else {
-        (
-            if arch.lists_nonzero_chunks() {
-                quote!(use super::{Accumulator, LayerStack, L1, NONZERO_CHUNKS, PSQT_BUCKETS, TRANSFORMED};)
-            } else {
-                quote!(use super::{Accumulator, LayerStack, L1, PSQT_BUCKETS, TRANSFORMED};)
-            },
-            quote! {
-                /// `values = base` with every set's removed rows subtracted
-                /// and added rows added, the same for `psqt`: an update from
-                /// the parent's accumulator, in one pass over the lanes.
-                pub(super) fn update_sets<S: #rt::kernels::SetUpdates>(
-                    cpu: Cpu,
-                    sets: &S,
-                    base: &[i16; L1],
-                    psqt_base: &[i32; PSQT_BUCKETS],
-                    values: &mut [i16; L1],
-                    psqt: &mut [i32; PSQT_BUCKETS],
-                ) {
-                    cpu.update_sets::<S, L1, TILE, PSQT_BUCKETS>(sets, base, psqt_base, values, psqt);
-                }
-            },
-        )
-    }
 }
 
 /// `transform`, the transformer's output kernel; and the parameter and

@@ -29,19 +29,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
     let stacks = int(arch.stacks.count);
     let feature_name =
         arch.features.iter().map(|f| nnue_spec::feature_sets::name(f.kind)).collect::<Vec<_>>().join(" + ");
-    let (feature_set, dimensions_check) = if arch.is_plain() {
-        let feature_type = crate::features::runtime_type(&arch.features[0]);
-        (
-            quote! {
-                /// The input feature set.
-                pub type FeatureSet = #feature_type;
-            },
-            quote!(<FeatureSet as #rt::FeatureSet>::DIMENSIONS),
-        )
-    } else {
-        let dimensions = arch.features.iter().map(crate::features::dimensions);
-        (quote!(), quote!(#(#dimensions)+*))
-    };
+    let (feature_set, dimensions_check) = crate::transformer::of(arch).constants(arch);
     // Each set's own items: its layout or targets, and its type.
     let definitions = arch.features.iter().filter_map(|f| crate::features::of(f.kind).definitions(f));
     let layers = arch.layers.iter().map(|l| {

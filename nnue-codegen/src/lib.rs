@@ -13,8 +13,8 @@
 
 mod backends;
 mod bullet;
-mod composed;
 mod constants;
+mod dispatch;
 mod features;
 mod forward;
 mod layers;
@@ -25,6 +25,7 @@ mod random;
 mod stack;
 pub mod targets;
 mod tokens;
+mod transformer;
 
 pub use backends::Plan;
 use nnue_spec::Arch;
@@ -105,5 +106,5 @@ pub fn plans(arch: &Arch) -> Vec<Plan> {
 /// every architecture but a composed transformer in which a piece has more
 /// than one per-piece feature.
 pub fn implements_network(arch: &Arch) -> bool {
-    composed::is_incremental(arch)
+    transformer::implements_network(arch)
 }

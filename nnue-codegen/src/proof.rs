@@ -25,24 +25,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
         EvalRule::SumThenDivide => quote!(SumThenDivide),
         EvalRule::DivideThenSum => quote!(DivideThenSum),
     };
-    let transformer = if arch.is_plain() {
-        quote! {
-            let params = #rt::overflow::transformer::TransformerParams {
-                biases: &transformer.biases[..],
-                weights: &transformer.weights,
-                psqt_weights: &transformer.psqt_weights,
-                psqt_buckets: PSQT_BUCKETS,
-            };
-            let psqt = #rt::overflow::transformer::prove(
-                &mut proof,
-                <FeatureSet as #rt::FeatureSet>::index,
-                <FeatureSet as #rt::FeatureSet>::MAX_ACTIVE,
-                &params,
-            );
-        }
-    } else {
-        crate::composed::proof(arch)
-    };
+    let transformer = crate::transformer::of(arch).proof(arch);
     // With activations packed by AVX2, the layers reading them are proved
     // as their weights are then laid out (`packed`).
     let packs = crate::layers::packed::any(arch);

@@ -10,6 +10,7 @@
 //! followed either by one block of every set's PSQT weights in list order or
 //! (`psqt_weights: AfterEachSet`) each set's weights by its PSQT weights.
 
+use super::common::TransformerGen;
 use crate::features::{self, as_trait, dimensions, field, max_active, runtime_type};
 use crate::targets::TARGETS;
 use crate::tokens::{doc, i32, ident, runtime};
@@ -17,6 +18,61 @@ use nnue_spec::feature_sets::{self, per_piece};
 use nnue_spec::ir::{Arch, Encoding, FeatureSet, FeatureSetKind, PsqtPlacement};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
+
+pub(crate) struct Composed;
+
+impl TransformerGen for Composed {
+    fn constants(&self, arch: &Arch) -> (TokenStream, TokenStream) {
+        let dimensions = arch.features.iter().map(dimensions);
+        (quote!(), quote!(#(#dimensions)+*))
+    }
+
+    fn definition(&self, arch: &Arch) -> TokenStream {
+        definition(arch)
+    }
+
+    fn read(&self, _arch: &Arch) -> TokenStream {
+        quote!(Transformer::read(&mut r)?)
+    }
+
+    fn methods(&self, arch: &Arch) -> TokenStream {
+        methods(arch)
+    }
+
+    fn incremental(&self, arch: &Arch) -> Option<TokenStream> {
+        incremental(arch)
+    }
+
+    fn proof(&self, arch: &Arch) -> TokenStream {
+        proof(arch)
+    }
+
+    fn kernels(&self, arch: &Arch) -> (TokenStream, TokenStream) {
+        let rt = runtime();
+        (
+            if arch.lists_nonzero_chunks() {
+                quote!(use super::{Accumulator, LayerStack, L1, NONZERO_CHUNKS, PSQT_BUCKETS, TRANSFORMED};)
+            } else {
+                quote!(use super::{Accumulator, LayerStack, L1, PSQT_BUCKETS, TRANSFORMED};)
+            },
+            quote! {
+                /// `values = base` with every set's removed rows subtracted
+                /// and added rows added, the same for `psqt`: an update from
+                /// the parent's accumulator, in one pass over the lanes.
+                pub(super) fn update_sets<S: #rt::kernels::SetUpdates>(
+                    cpu: Cpu,
+                    sets: &S,
+                    base: &[i16; L1],
+                    psqt_base: &[i32; PSQT_BUCKETS],
+                    values: &mut [i16; L1],
+                    psqt: &mut [i32; PSQT_BUCKETS],
+                ) {
+                    cpu.update_sets::<S, L1, TILE, PSQT_BUCKETS>(sets, base, psqt_base, values, psqt);
+                }
+            },
+        )
+    }
+}
 
 fn encoding(encoding: Encoding) -> TokenStream {
     let rt = runtime();
@@ -27,7 +83,7 @@ fn encoding(encoding: Encoding) -> TokenStream {
 }
 
 /// The `Transformer` struct and its loading.
-pub fn transformer(arch: &Arch) -> TokenStream {
+fn definition(arch: &Arch) -> TokenStream {
     let rt = runtime();
     let fields = arch.features.iter().map(|f| {
         let (name, weight) = (field(f), ident(f.weight.rust_name()));
@@ -92,7 +148,7 @@ pub fn transformer(arch: &Arch) -> TokenStream {
 }
 
 /// `refresh` and the row-adding kernel's dispatch, methods of `Network`.
-pub fn methods(arch: &Arch) -> TokenStream {
+fn methods(arch: &Arch) -> TokenStream {
     let rt = runtime();
     let actives = arch.features.iter().map(|f| {
         let (set, active) = (as_trait(f), format_ident!("{}_active", field(f)));
@@ -188,7 +244,7 @@ fn set_updates(arch: &Arch, features: impl Fn(&FeatureSet) -> (TokenStream, Toke
 /// with its pawns; priced where that leaves i16, `overflow::pairwise`);
 /// every other set by its rows alone (FullThreats alone: one attacker per
 /// square).
-pub fn proof(arch: &Arch) -> TokenStream {
+fn proof(arch: &Arch) -> TokenStream {
     let rt = runtime();
     let first = arch.features.iter().position(|f| per_piece(f.kind));
     let threats = arch.features.iter().position(|f| f.kind == FeatureSetKind::FullThreats);
@@ -288,7 +344,7 @@ pub fn proof(arch: &Arch) -> TokenStream {
 /// Whether the network implements `runtime::Network`: a piece has at most
 /// one per-piece feature (the trait's `feature`), so at most one per-piece
 /// set; FullThreats sets come through `board_features`.
-pub fn is_incremental(arch: &Arch) -> bool {
+pub(super) fn is_incremental(arch: &Arch) -> bool {
     arch.features.iter().filter(|f| per_piece(f.kind)).count() <= 1
 }
 
@@ -309,7 +365,7 @@ fn starts(arch: &Arch) -> Vec<TokenStream> {
 /// The incremental part of `runtime::Network` for a composed transformer
 /// (`None` when it has more than one per-piece set): per-piece features and
 /// threat changes numbered across every set, each update split by set.
-pub fn incremental(arch: &Arch) -> Option<TokenStream> {
+fn incremental(arch: &Arch) -> Option<TokenStream> {
     if !is_incremental(arch) {
         return None;
     }
@@ -397,7 +453,7 @@ pub fn incremental(arch: &Arch) -> Option<TokenStream> {
 /// `update_sets`, a method of `Network` when it is incremental: an update's
 /// features split by set, then every set's rows applied in one pass; and
 /// `prefetch_sets`, the same split for a prefetch of the rows.
-pub fn update_sets(arch: &Arch) -> Option<TokenStream> {
+fn update_sets(arch: &Arch) -> Option<TokenStream> {
     if !is_incremental(arch) {
         return None;
     }
