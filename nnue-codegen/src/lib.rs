@@ -4,12 +4,19 @@
 //! directly. The output is deterministic and uses fully qualified paths
 //! (through [`RUNTIME`]) so it compiles wherever it is expanded.
 //!
-//! One stage per file: `constants` (sizes, hashes, facts), `stack` (one
-//! layer stack: its parameters, loading and scalar forward pass), `backends`
-//! (one module of kernels per SIMD target, choices from the table in
-//! `targets`), `network` (the network type: loading, dispatch,
-//! accumulators, evaluation) and `proof` (the overflow proof run on
-//! loading).
+//! Two axes. By what is generated, one stage per file, each walking the
+//! architecture: `constants` (sizes, hashes, facts), `stack` (one layer
+//! stack: its parameters, loading, scalar forward pass), `forward` (a
+//! forward pass, scalar or per SIMD target), `output` (a stack's output
+//! from its layers), `backends` (one module of kernels per SIMD target,
+//! choices from the table in `targets`), `network` (the network type:
+//! loading, dispatch, accumulators, evaluation), `proof` (the overflow
+//! proof run on loading), `bullet` (bullet's raw files) and `random`
+//! (random net files). By what it is generated for, one module per kind,
+//! holding every stage's part for that kind: `layers/` (one per layer
+//! kind, [`LayerKind`](nnue_spec::ir::LayerKind)), `features/` (one per
+//! feature-set kind) and `transformer/` (plain or composed). The stages ask
+//! each kind its part; a new layer kind is one new file in `layers/`.
 
 mod backends;
 mod bullet;
@@ -28,13 +35,10 @@ mod tokens;
 mod transformer;
 
 pub use backends::Plan;
+pub use tokens::RUNTIME;
 use nnue_spec::Arch;
 use proc_macro2::TokenStream;
 use quote::quote;
-
-/// The path through which generated code reaches the runtime: the facade
-/// crate `nnue` re-exports `nnue-runtime` as `runtime`.
-pub const RUNTIME: &str = "::nnue::runtime";
 
 /// What to generate besides the architecture itself.
 #[derive(Debug, Clone, Default)]

@@ -3,6 +3,10 @@
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
+/// The path through which generated code reaches the runtime: the facade
+/// crate `nnue` re-exports `nnue-runtime` as `runtime`.
+pub const RUNTIME: &str = "::nnue::runtime";
+
 /// An identifier.
 pub fn ident(name: &str) -> Ident {
     Ident::new(name, Span::call_site())
@@ -38,5 +42,5 @@ pub fn hex(v: u32) -> Literal {
 
 /// The runtime path, as tokens.
 pub fn runtime() -> TokenStream {
-    crate::RUNTIME.parse().expect("a valid path")
+    RUNTIME.parse().expect("a valid path")
 }

@@ -1,7 +1,6 @@
 //! What every feature-set kind's generator implements ([`FeatureGen`]).
 
 use crate::tokens::runtime;
-use nnue_spec::feature_sets::per_piece;
 use nnue_spec::ir::FeatureSet;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -27,7 +26,7 @@ pub(crate) trait FeatureGen {
     /// per piece) or `BoardFeatures` (features of several pieces).
     fn as_trait(&self, set: &FeatureSet) -> TokenStream {
         let (rt, ty) = (runtime(), self.runtime_type());
-        if per_piece(set.kind) { quote!(<#ty as #rt::FeatureSet>) } else { quote!(<#ty as #rt::features::BoardFeatures>) }
+        if set.kind.per_piece() { quote!(<#ty as #rt::FeatureSet>) } else { quote!(<#ty as #rt::features::BoardFeatures>) }
     }
 
     /// How the overflow proof bounds `set`'s rows apart from the other

@@ -14,7 +14,7 @@ use super::common::TransformerGen;
 use crate::features::{self, as_trait, dimensions, field, max_active, runtime_type};
 use crate::targets::TARGETS;
 use crate::tokens::{doc, i32, ident, runtime};
-use nnue_spec::feature_sets::{self, per_piece};
+use nnue_spec::feature_sets;
 use nnue_spec::ir::{Arch, Encoding, FeatureSet, FeatureSetKind, PsqtPlacement};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -152,7 +152,7 @@ fn methods(arch: &Arch) -> TokenStream {
     let rt = runtime();
     let actives = arch.features.iter().map(|f| {
         let (set, active) = (as_trait(f), format_ident!("{}_active", field(f)));
-        if per_piece(f.kind) {
+        if f.kind.per_piece() {
             quote! {
                 let mut #active = [#rt::FeatureList::default(), #rt::FeatureList::default()];
                 #set::active_features_both(pos, &mut #active);
@@ -246,7 +246,7 @@ fn set_updates(arch: &Arch, features: impl Fn(&FeatureSet) -> (TokenStream, Toke
 /// square).
 fn proof(arch: &Arch) -> TokenStream {
     let rt = runtime();
-    let first = arch.features.iter().position(|f| per_piece(f.kind));
+    let first = arch.features.iter().position(|f| f.kind.per_piece());
     let threats = arch.features.iter().position(|f| f.kind == FeatureSetKind::FullThreats);
     let joint = first.zip(threats);
     let pairs = joint.and(arch.features.iter().position(|f| f.kind == FeatureSetKind::PP_3Wide));
@@ -345,7 +345,7 @@ fn proof(arch: &Arch) -> TokenStream {
 /// one per-piece feature (the trait's `feature`), so at most one per-piece
 /// set; FullThreats sets come through `board_features`.
 pub(super) fn is_incremental(arch: &Arch) -> bool {
-    arch.features.iter().filter(|f| per_piece(f.kind)).count() <= 1
+    arch.features.iter().filter(|f| f.kind.per_piece()).count() <= 1
 }
 
 /// Where each set's features start in the numbering across every set, in
@@ -372,14 +372,14 @@ fn incremental(arch: &Arch) -> Option<TokenStream> {
     let rt = runtime();
     let offsets = starts(arch);
     let sets = || arch.features.iter().zip(&offsets);
-    let board_features = arch.features.iter().any(|f| !per_piece(f.kind));
+    let board_features = arch.features.iter().any(|f| !f.kind.per_piece());
     // A king move is an update only if every set sees the board as before.
     let same_views = arch.features.iter().map(|f| {
         let set = as_trait(f);
         quote!(#set::same_view(perspective, a, b))
     });
     let max = arch.features.iter().map(max_active);
-    let feature = match sets().find(|(f, _)| per_piece(f.kind)) {
+    let feature = match sets().find(|(f, _)| f.kind.per_piece()) {
         Some((f, offset)) => {
             let ty = runtime_type(f);
             quote!(<#ty as #rt::FeatureSet>::index(perspective, king, square, piece).map(|f| #offset + f))
@@ -391,7 +391,7 @@ fn incremental(arch: &Arch) -> Option<TokenStream> {
     };
     // Each set whose features depend on more than one piece: its part of
     // `BoardChanges` (a tuple, one element per such set).
-    let board_sets: Vec<(&FeatureSet, &TokenStream)> = sets().filter(|(f, _)| !per_piece(f.kind)).collect();
+    let board_sets: Vec<(&FeatureSet, &TokenStream)> = sets().filter(|(f, _)| !f.kind.per_piece()).collect();
     let board_types = board_sets.iter().map(|(f, _)| {
         let set = as_trait(f);
         quote!(#set::Changes)
