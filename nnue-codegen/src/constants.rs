@@ -8,7 +8,6 @@ use quote::quote;
 pub fn generate(arch: &Arch) -> TokenStream {
     let rt = runtime();
     let name = &arch.name;
-    let description = &arch.description;
     let version = hex(arch.version);
     let header = hex(arch.hashes.header);
     let transformer_hash = hex(arch.hashes.transformer);
@@ -27,30 +26,11 @@ pub fn generate(arch: &Arch) -> TokenStream {
     });
     let psqt = int(arch.transformer.psqt_buckets);
     let stacks = int(arch.stacks.count);
-    let feature_name =
-        arch.features.iter().map(|f| nnue_spec::feature_sets::name(f.kind)).collect::<Vec<_>>().join(" + ");
+    let feature_name = feature_name(arch);
     let (feature_set, dimensions_check) = crate::transformer::of(arch).constants(arch);
     // Each set's own items: its layout or targets, and its type.
     let definitions = arch.features.iter().filter_map(|f| crate::features::of(f.kind).definitions(f));
-    let layers = arch.layers.iter().map(|l| {
-        let name = &l.name;
-        let kind = crate::layers::of(l.kind).describe();
-        let (inputs, outputs) = (int(l.input_dimensions), int(l.output_dimensions));
-        quote! { #rt::LayerInfo { name: #name, kind: #kind, inputs: #inputs, outputs: #outputs } }
-    });
-    let file_bytes = if arch.is_bullet() {
-        quote!(::core::option::Option::Some(FILE_BYTES))
-    } else {
-        quote!(::core::option::Option::None)
-    };
-    let l1_lanes = arch.transformer.dimensions;
-    let weight_bytes: usize = arch
-        .features
-        .iter()
-        .map(|f| f.dimensions * l1_lanes * if f.weight == nnue_spec::ir::IntType::I8 { 1 } else { 2 })
-        .sum();
-    let transformer_bytes =
-        int(2 * l1_lanes + weight_bytes + 4 * arch.feature_dimensions() * arch.transformer.psqt_buckets);
+    let arch_info = arch_info(arch);
     let features_doc = doc(&format!("Number of input features of {feature_name} (rows of the transformer's weights)."));
     quote! {
         /// The architecture's name.
@@ -82,6 +62,40 @@ pub fn generate(arch: &Arch) -> TokenStream {
 
         const _: () = ::core::assert!(#dimensions_check == FEATURES);
 
+        #arch_info
+    }
+}
+
+/// The names of the feature sets, joined by ` + `.
+fn feature_name(arch: &Arch) -> String {
+    arch.features.iter().map(|f| nnue_spec::feature_sets::name(f.kind)).collect::<Vec<_>>().join(" + ")
+}
+
+/// `ARCH`, the architecture's static description: its facts and each
+/// layer's, as its kind describes it.
+fn arch_info(arch: &Arch) -> TokenStream {
+    let rt = runtime();
+    let (description, feature_name) = (&arch.description, feature_name(arch));
+    let layers = arch.layers.iter().map(|l| {
+        let name = &l.name;
+        let kind = crate::layers::of(l.kind).describe();
+        let (inputs, outputs) = (int(l.input_dimensions), int(l.output_dimensions));
+        quote! { #rt::LayerInfo { name: #name, kind: #kind, inputs: #inputs, outputs: #outputs } }
+    });
+    let file_bytes = if arch.is_bullet() {
+        quote!(::core::option::Option::Some(FILE_BYTES))
+    } else {
+        quote!(::core::option::Option::None)
+    };
+    let l1_lanes = arch.transformer.dimensions;
+    let weight_bytes: usize = arch
+        .features
+        .iter()
+        .map(|f| f.dimensions * l1_lanes * if f.weight == nnue_spec::ir::IntType::I8 { 1 } else { 2 })
+        .sum();
+    let transformer_bytes =
+        int(2 * l1_lanes + weight_bytes + 4 * arch.feature_dimensions() * arch.transformer.psqt_buckets);
+    quote! {
         /// The architecture's static description.
         pub static ARCH: #rt::ArchInfo = #rt::ArchInfo {
             name: NAME,

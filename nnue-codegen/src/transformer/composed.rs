@@ -258,43 +258,13 @@ fn proof(arch: &Arch) -> TokenStream {
         .map(|(_, f)| f)
         .collect();
     let count = crate::tokens::int(separate.len());
-    // A set bounded apart from the per-piece set: FullThreats by one
-    // attacker per square, each with its most attacked pieces; any other by
-    // its `MAX_ACTIVE` largest rows.
-    let apart = |f: &FeatureSet| {
-        let (name, label) = (field(f), feature_sets::name(f.kind));
-        let (prove, max) = features::of(f.kind).bound_apart(f);
-        let max = max.iter();
-        quote! {
-            #rt::overflow::#prove(
-                &mut proof,
-                #label,
-                &transformer.#name.weights,
-                L1,
-                &transformer.#name.psqt_weights,
-                PSQT_BUCKETS,
-                #(#max,)*
-            )
-        }
-    };
-    let others = separate.iter().map(|f| apart(f));
-    let params = |f: &FeatureSet| {
-        let name = field(f);
-        quote! {
-            let params = #rt::overflow::transformer::TransformerParams {
-                biases: &transformer.biases[..],
-                weights: &transformer.#name.weights,
-                psqt_weights: &transformer.#name.psqt_weights,
-                psqt_buckets: PSQT_BUCKETS,
-            };
-        }
-    };
+    let others = separate.iter().map(|f| bound_apart(f));
     let psqt = match (first.map(|i| &arch.features[i]), joint) {
         (Some(f), Some((_, t))) => {
-            let (params, ty, threats) = (params(f), runtime_type(f), field(&arch.features[t]));
+            let (params, ty, threats) = (transformer_params(f), runtime_type(f), field(&arch.features[t]));
             let pairs = match pairs.map(|p| &arch.features[p]) {
                 Some(p) => {
-                    let (bound, name) = (apart(p), field(p));
+                    let (bound, name) = (bound_apart(p), field(p));
                     quote! {
                         let pair_rows = #bound;
                         let pairs = ::core::option::Option::Some((&transformer.#name.weights[..], &pair_rows));
@@ -319,7 +289,7 @@ fn proof(arch: &Arch) -> TokenStream {
             }
         }
         (Some(f), None) => {
-            let (params, ty, max) = (params(f), runtime_type(f), max_active(f));
+            let (params, ty, max) = (transformer_params(f), runtime_type(f), max_active(f));
             quote! {
                 #params
                 #rt::overflow::transformer::prove_with(
@@ -338,6 +308,43 @@ fn proof(arch: &Arch) -> TokenStream {
     quote! {
         let others: [#rt::overflow::rows::SetBound; #count] = [#(#others),*];
         let psqt = { #psqt };
+    }
+}
+
+/// A set bounded apart from the per-piece set, as its kind says
+/// ([`FeatureGen::bound_apart`](crate::features::FeatureGen::bound_apart)):
+/// FullThreats by one attacker per square, each with its most attacked
+/// pieces; any other by its `MAX_ACTIVE` largest rows.
+fn bound_apart(f: &FeatureSet) -> TokenStream {
+    let rt = runtime();
+    let (name, label) = (field(f), feature_sets::name(f.kind));
+    let (prove, max) = features::of(f.kind).bound_apart(f);
+    let max = max.iter();
+    quote! {
+        #rt::overflow::#prove(
+            &mut proof,
+            #label,
+            &transformer.#name.weights,
+            L1,
+            &transformer.#name.psqt_weights,
+            PSQT_BUCKETS,
+            #(#max,)*
+        )
+    }
+}
+
+/// `params`, the per-piece set `f` with the biases, as the transformer's
+/// proof takes them.
+fn transformer_params(f: &FeatureSet) -> TokenStream {
+    let rt = runtime();
+    let name = field(f);
+    quote! {
+        let params = #rt::overflow::transformer::TransformerParams {
+            biases: &transformer.biases[..],
+            weights: &transformer.#name.weights,
+            psqt_weights: &transformer.#name.psqt_weights,
+            psqt_buckets: PSQT_BUCKETS,
+        };
     }
 }
 
