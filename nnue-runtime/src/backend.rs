@@ -1,6 +1,6 @@
 //! The backend a network runs on: a detected instruction set's token.
 
-use crate::isa::{Isa, IsaError};
+use crate::platform::isa::{Isa, IsaError};
 
 /// `Backend`: scalar, then a variant per row of the instruction-set table
 /// ([`nnue_isa::simd_isas!`]) holding its token, on its architecture.

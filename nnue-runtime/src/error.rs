@@ -7,7 +7,7 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     #[error(transparent)]
-    Isa(#[from] crate::isa::IsaError),
+    Isa(#[from] crate::platform::isa::IsaError),
 
     #[error("cannot read {path}: {source}")]
     Io { path: PathBuf, source: std::io::Error },

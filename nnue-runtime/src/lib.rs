@@ -19,55 +19,63 @@
 //! - `bench` (feature `shakmaty`): Stockfish's timed operations; `walk`
 //!   (the same feature): a perft-style walk evaluating every node.
 
-pub mod accumulator;
 pub mod aligned;
-pub mod attacks;
 pub mod backend;
-pub mod board;
-pub mod bullet;
-pub mod changes;
-pub mod cpu_cache;
+pub mod chess;
+pub mod engine;
 pub mod error;
-pub mod evaluation;
 pub mod features;
+pub mod format;
 pub mod interval;
-pub mod isa;
 pub mod kernels;
-mod leb128;
-pub mod network;
 pub mod overflow;
-pub mod position;
-pub mod reader;
-pub mod refresh_cache;
+pub mod platform;
 pub mod scalar;
-pub mod simd;
-pub mod sparse_transformed;
-pub mod stack;
-pub mod writer;
-#[cfg(feature = "shakmaty")]
-pub mod bench;
 #[cfg(feature = "shakmaty")]
 pub mod shakmaty;
-#[cfg(feature = "shakmaty")]
-pub mod walk;
+pub mod simd;
 
-pub use accumulator::{Accumulator, HalfAccumulator};
 pub use aligned::{Aligned, AlignedSlice};
 pub use backend::{Backend, LayerOutput};
-pub use board::{Board, BoardError};
-pub use changes::{MoveChanges, PieceChange};
+pub use chess::board::{Board, BoardError};
+pub use chess::position::{Bitboards, Color, Piece, PieceKind, Position, Square};
+pub use engine::accumulator::{Accumulator, HalfAccumulator};
+pub use engine::any_network::{candidates, candidates_for, AnyNetwork, ArchEntry, ArchInfo, LayerInfo};
+pub use engine::changes::{MoveChanges, PieceChange};
+pub use engine::evaluation::{BucketValues, Evaluation};
+pub use engine::network::{LoadOptions, Network};
+pub use engine::refresh_cache::RefreshCache;
+pub use engine::sparse_transformed::SparseTransformed;
+pub use engine::stack::AccumulatorStack;
 pub use error::LoadError;
-pub use evaluation::{candidates, candidates_for, AnyNetwork, ArchEntry, ArchInfo, BucketValues, Evaluation, LayerInfo};
 pub use features::{FeatureList, FeatureSet, FeatureSink};
-pub use isa::{Isa, IsaError, ISA_ENV};
-pub use network::{LoadOptions, Network};
+pub use format::reader::{Encoding, Header, NetReader};
+pub use format::writer::{NetWriter, Rng};
 pub use overflow::OverflowProof;
-pub use position::{Bitboards, Color, Piece, PieceKind, Position, Square};
-pub use reader::{Encoding, Header, NetReader};
-pub use refresh_cache::RefreshCache;
-pub use sparse_transformed::SparseTransformed;
-pub use stack::AccumulatorStack;
-pub use writer::{NetWriter, Rng};
+pub use platform::isa::{Isa, IsaError, ISA_ENV};
+
+// The old paths of the modules that moved into folders, kept (hidden) for
+// generated code and the workspace's other crates until they name the new
+// paths; nothing in this crate uses them.
+#[doc(hidden)]
+pub use chess::{attacks, board, position};
+#[doc(hidden)]
+pub use engine::{accumulator, changes, network, refresh_cache, sparse_transformed, stack};
+#[doc(hidden)]
+pub use format::{bullet, reader, writer};
+#[doc(hidden)]
+pub use platform::{cpu_cache, isa};
+#[doc(hidden)]
+#[cfg(feature = "shakmaty")]
+pub use self::shakmaty::{bench, walk};
+
+/// The old path of [`engine::evaluation`] and [`engine::any_network`] (one
+/// module before), kept as the modules above.
+#[doc(hidden)]
+pub mod evaluation {
+    pub use crate::engine::any_network::{candidates, candidates_for, AnyNetwork, ArchEntry, ArchInfo, FileLoader, LayerInfo, Loader};
+    pub use crate::engine::evaluation::{BucketValues, Evaluation};
+}
 
 /// `out` as the bytes it now holds.
 ///

@@ -6,7 +6,7 @@
 //! read each direction's ray from a table and cut it behind the first
 //! occupied square, which they attack.
 
-use crate::position::{Color, Piece, PieceKind, Square};
+use crate::chess::position::{Color, Piece, PieceKind, Square};
 
 /// A bitboard: bit `i` set for the square of index `i`.
 pub type Bitboard = u64;
@@ -267,7 +267,7 @@ mod tests {
 
     #[test]
     fn ray_tables_equal_walking_the_rays() {
-        let mut rng = crate::writer::Rng::new(7);
+        let mut rng = crate::format::writer::Rng::new(7);
         for _ in 0..2000 {
             let occupied = rng.next_u64() & rng.next_u64();
             for index in 0..64 {

@@ -1,7 +1,7 @@
 //! A plain board: the pieces and the side to move, nothing else. Used where a
 //! position must cross a vtable ([`crate::AnyNetwork`]) and in tests.
 
-use crate::position::{Color, Piece, Position, Square};
+use crate::chess::position::{Color, Piece, Position, Square};
 
 /// Pieces on squares and the side to move, with exactly one king per side.
 #[derive(Debug, Clone, PartialEq, Eq)]

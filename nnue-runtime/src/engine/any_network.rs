@@ -1,28 +1,10 @@
-//! What an evaluation returns.
+//! Any architecture behind a vtable ([`AnyNetwork`]), for tools that handle
+//! many (the CLI): each compiled architecture's facts ([`ArchInfo`]) and
+//! loaders ([`ArchEntry`]), and the architectures a file's header names
+//! ([`candidates`]).
 
+use crate::engine::evaluation::BucketValues;
 use crate::error::LoadError;
-
-/// The result for the selected bucket.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Evaluation {
-    /// The layer stack and PSQT bucket chosen for the position.
-    pub bucket: usize,
-    /// `(psqt[stm] - psqt[other]) / 2` for the bucket (0 without PSQT).
-    pub psqt: i32,
-    /// The layer stack's raw output, skip term included.
-    pub positional: i32,
-    /// What Stockfish's NNUE entry point returns for this architecture.
-    pub value: i32,
-}
-
-/// The raw values of every bucket, and the value of the selected one.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BucketValues {
-    pub bucket: usize,
-    pub psqt: Vec<i32>,
-    pub positional: Vec<i32>,
-    pub value: i32,
-}
 
 /// A layer of a stack, for descriptions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,7 +77,7 @@ pub struct ArchEntry {
 /// order of `entries` (several when their hash words coincide); an error
 /// naming the known hashes if there is none.
 pub fn candidates<'e>(entries: &'e [ArchEntry], bytes: &[u8]) -> Result<Vec<&'e ArchEntry>, LoadError> {
-    candidates_for(entries, &crate::reader::NetReader::new(bytes, "?").header()?)
+    candidates_for(entries, &crate::format::reader::NetReader::new(bytes, "?").header()?)
 }
 
 /// The architectures whose version and header hash are `header`'s (see

@@ -2,7 +2,7 @@
 //! feature changes that follow (Stockfish's "dirty pieces").
 
 use crate::features::FeatureSink;
-use crate::position::{Bitboards, Color, Piece, PieceKind, Square};
+use crate::chess::position::{Bitboards, Color, Piece, PieceKind, Square};
 
 /// A piece that appeared (`from` `None`), disappeared (`to` `None`) or moved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,8 +8,8 @@
 //! valid for its key whatever the feature set.
 
 use crate::features::FeatureSink;
-use crate::network::Network;
-use crate::position::{Bitboards, Color, Piece, PieceKind, Position, Square};
+use crate::engine::network::Network;
+use crate::chess::position::{Bitboards, Color, Piece, PieceKind, Position, Square};
 
 struct Entry<N: Network> {
     half: N::Half,

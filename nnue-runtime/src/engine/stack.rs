@@ -19,12 +19,12 @@
 //! is done for both at once: black's changed features are listed while
 //! white's rows load.
 
-use crate::changes::MoveChanges;
-use crate::evaluation::Evaluation;
+use crate::engine::changes::MoveChanges;
+use crate::engine::evaluation::Evaluation;
 use crate::features::FeatureSink;
-use crate::network::Network;
-use crate::position::{Bitboards, Color, PieceKind, Position, Square};
-use crate::refresh_cache::RefreshCache;
+use crate::engine::network::Network;
+use crate::chess::position::{Bitboards, Color, PieceKind, Position, Square};
+use crate::engine::refresh_cache::RefreshCache;
 
 struct Node<N: Network> {
     accumulator: N::Accumulator,

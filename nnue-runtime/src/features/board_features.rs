@@ -6,7 +6,7 @@
 //! perspective's features.
 
 use super::FeatureSink;
-use crate::position::{Bitboards, Color, Position, Square};
+use crate::chess::position::{Bitboards, Color, Position, Square};
 
 /// A feature set read from the whole board; see the module documentation.
 pub trait BoardFeatures {

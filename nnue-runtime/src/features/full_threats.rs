@@ -36,8 +36,8 @@
 pub use super::threat_changes::MAX_THREATS;
 use super::threat_changes::ThreatChanges;
 use super::{BoardFeatures, FeatureSink};
-use crate::attacks::{attacks, reach, squares, Bitboard};
-use crate::position::{Bitboards, Color, Piece, PieceKind, Position, Square};
+use crate::chess::attacks::{attacks, reach, squares, Bitboard};
+use crate::chess::position::{Bitboards, Color, Piece, PieceKind, Position, Square};
 
 /// One piece attacking another: what a threat feature encodes, before it is
 /// seen from a perspective.
@@ -299,7 +299,7 @@ impl<const TARGETS: u64> FullThreats<TARGETS> {
         let to = (to ^ usize::from(orientation)) % 64;
         let relative = usize::from(pair.relative);
         let reach = Self::LAYOUT.reach[relative][from];
-        let within = Self::LAYOUT.before[relative][from] + crate::attacks::popcount(reach & ((1 << to) - 1));
+        let within = Self::LAYOUT.before[relative][from] + crate::chess::attacks::popcount(reach & ((1 << to) - 1));
         let valid = (pair.section != NO_PAIR) & !(pair.once & (from < to)) & (reach >> to & 1 != 0);
         (pair.section as usize + within as usize, valid)
     }
@@ -487,8 +487,8 @@ mod tests {
     use super::*;
 
     type Sf18 = FullThreats<STOCKFISH_18_TARGETS>;
-    use crate::board::Board;
-    use crate::writer::Rng;
+    use crate::chess::board::Board;
+    use crate::format::writer::Rng;
     use std::collections::HashSet;
 
     const KINDS: &str = "pnbrqk";

@@ -1,7 +1,7 @@
 //! HalfKP (Stockfish 12): own king square x every non-king piece.
 
 use super::{relative_plane, FeatureSet};
-use crate::position::{Color, Piece, PieceKind, Square};
+use crate::chess::position::{Color, Piece, PieceKind, Square};
 
 /// HalfKP: 64 king squares x (1 + 10 x 64) piece squares. Black's view is the
 /// board rotated by 180 degrees; index 0 of each king block is unused.

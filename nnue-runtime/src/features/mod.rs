@@ -23,7 +23,7 @@ pub type HalfKAv2 = PieceSquare<StockfishHalfKAv2>;
 /// Stockfish 14.1's HalfKAv2_hm, an instance of [`PieceSquare`].
 pub type HalfKAv2Hm = PieceSquare<StockfishHalfKAv2Hm>;
 
-use crate::position::{Color, Piece, Position, Square};
+use crate::chess::position::{Color, Piece, Position, Square};
 
 /// A set of binary input features.
 pub trait FeatureSet {

@@ -18,8 +18,8 @@
 
 use super::full_threats::orientation;
 use super::{BoardFeatures, FeatureSink};
-use crate::attacks::{squares, Bitboard};
-use crate::position::{Bitboards, Color, PieceKind, Position, Square};
+use crate::chess::attacks::{squares, Bitboard};
+use crate::chess::position::{Bitboards, Color, PieceKind, Position, Square};
 
 /// The PP_3Wide feature set; see the module documentation.
 pub struct PawnPairs;
@@ -190,7 +190,7 @@ fn pawns(pos: &impl Position) -> [Bitboard; 2] {
 mod tests {
     use super::*;
     use crate::features::FeatureBuffer;
-    use crate::writer::Rng;
+    use crate::format::writer::Rng;
     use std::collections::BTreeSet;
 
     fn sq(name: &str) -> Square {

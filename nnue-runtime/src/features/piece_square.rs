@@ -13,7 +13,7 @@
 use core::marker::PhantomData;
 
 use super::{FeatureList, FeatureSet};
-use crate::position::{Color, Piece, PieceCodes, PieceKind, Position, Square};
+use crate::chess::position::{Color, Piece, PieceCodes, PieceKind, Position, Square};
 
 /// When the board is mirrored (files flipped) for a perspective.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -151,7 +151,7 @@ impl<L: PieceSquareLayout> FeatureSet for PieceSquare<L> {
             core::array::from_fn(|code| (base + Self::plane(perspective, PieceCodes::piece(code))) as u32)
         };
         let firsts = [first(Color::White, white.1), first(Color::Black, black.1)];
-        let (codes, occupied) = (PieceCodes::new(&bitboards), crate::position::occupied(&bitboards));
+        let (codes, occupied) = (PieceCodes::new(&bitboards), crate::chess::position::occupied(&bitboards));
         let orientations = [u32::from(white.0), u32::from(black.0)];
         FeatureList::push_squares_pair_with(out.each_mut(), occupied, |square| {
             let code = codes.code(square as usize);

@@ -32,8 +32,8 @@
 //! turned into features.
 
 use super::FeatureBuffer;
-use crate::attacks::{attacks, bishop_attacks, first_on_ray, king_attacks, knight_attacks, pawn_attacks, rook_attacks, squares, Bitboard};
-use crate::position::{occupied, Bitboards, Color, Piece, PieceCodes, PieceKind, Square};
+use crate::chess::attacks::{attacks, bishop_attacks, first_on_ray, king_attacks, knight_attacks, pawn_attacks, rook_attacks, squares, Bitboard};
+use crate::chess::position::{occupied, Bitboards, Color, Piece, PieceCodes, PieceKind, Square};
 
 
 /// Most features active at once, per perspective, in a position of at most
@@ -60,7 +60,7 @@ impl ThreatChanges {
         if changed == 0 {
             return;
         }
-        if crate::attacks::popcount(changed) <= PIECE_BY_PIECE_SQUARES {
+        if crate::chess::attacks::popcount(changed) <= PIECE_BY_PIECE_SQUARES {
             self.find_piece_by_piece::<TARGETS>(before, after, changed);
         } else {
             self.find_by_attackers::<TARGETS>(before, after, changed);
@@ -381,10 +381,10 @@ fn attackers_of(targets: Bitboard, board: &Bitboards, occupied: Bitboard) -> Bit
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
+    use crate::chess::board::Board;
     use crate::features::{BoardFeatures, FullThreats};
-    use crate::position::{Piece, Position};
-    use crate::writer::Rng;
+    use crate::chess::position::{Piece, Position};
+    use crate::format::writer::Rng;
     use std::collections::BTreeSet;
 
     fn random_board(rng: &mut Rng, n: usize) -> Board {
@@ -412,7 +412,7 @@ mod tests {
     /// empty square: the changes of one move or so.
     fn nearby(rng: &mut Rng, board: &Bitboards) -> Bitboards {
         let mut board = *board;
-        let occupied = crate::position::occupied(&board);
+        let occupied = crate::chess::position::occupied(&board);
         let kings = board[0][PieceKind::King as usize] | board[1][PieceKind::King as usize];
         let color = rng.range(0, 1) as usize;
         let kind = rng.range(0, 4) as usize;

@@ -4,7 +4,7 @@
 //! whose size is not the architecture's is rejected before anything is read.
 
 use crate::error::LoadError;
-use crate::reader::{Encoding, Int, NetReader};
+use crate::format::reader::{Encoding, Int, NetReader};
 
 /// The element type of a tensor in the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //!
 //! Every read states what it reads, so that errors name it and its offset.
 
-use crate::leb128::leb128_of_word;
+use crate::format::leb128::leb128_of_word;
 use crate::error::LoadError;
 
 /// The magic string in front of every LEB128-compressed array.
@@ -392,7 +392,7 @@ impl<'p, 'o, T: Int> Leb128Values<'p, 'o, T> {
 
 /// The values at the start of `bytes` that decode eight bytes at a time
 /// into `out` (each times `scale`): on x86-64, values into i16
-/// ([`crate::simd::x86::leb128`]). The bytes used and values written;
+/// ([`crate::format::leb128::x86`]). The bytes used and values written;
 /// `(0, 0)` elsewhere, or where that decoder declines (a value it cannot
 /// take; [`Leb128Values::decode`] then reads the bytes again value by value
 /// and names the problem).
@@ -402,7 +402,7 @@ fn simd_prefix<T: Int>(bytes: &[u8], scale: i32, out: &mut [T]) -> (usize, usize
     if core::any::TypeId::of::<T>() == core::any::TypeId::of::<i16>() {
         // SAFETY: `T` is `i16` (the same type id), so `out` is a slice of i16.
         let values = unsafe { &mut *(out as *mut [T] as *mut [i16]) };
-        return crate::simd::x86::leb128::decode_i16(bytes, scale, values).unwrap_or((0, 0));
+        return crate::format::leb128::x86::decode_i16(bytes, scale, values).unwrap_or((0, 0));
     }
     let _ = (bytes, scale, out);
     (0, 0)
@@ -468,7 +468,7 @@ mod tests {
     /// it declines only words the slow path must see (longer values).
     #[test]
     fn word_decoder_agrees_with_the_byte_decoder() {
-        let mut rng = crate::writer::Rng::new(0x1EB128);
+        let mut rng = crate::format::writer::Rng::new(0x1EB128);
         let interesting = [0x00u8, 0x01, 0x3F, 0x40, 0x41, 0x7F, 0x80, 0x81, 0xBF, 0xC0, 0xFF];
         let mut words: Vec<[u8; 4]> = Vec::new();
         for a in interesting {
@@ -508,7 +508,7 @@ mod tests {
 
     /// The block of `values`.
     fn block_of(values: &[i16]) -> Vec<u8> {
-        let mut writer = crate::writer::NetWriter::new();
+        let mut writer = crate::format::writer::NetWriter::new();
         writer.ints(Encoding::Leb128, values);
         writer.finish()[LEB128_MAGIC.len() + 4..].to_vec()
     }
@@ -531,7 +531,7 @@ mod tests {
     /// byte changed and cut short: the same values, or a problem for both.
     #[test]
     fn blocks_decode_as_the_sequential_decoder_does() {
-        let mut rng = crate::writer::Rng::new(0x5742);
+        let mut rng = crate::format::writer::Rng::new(0x5742);
         for extra in 0..8 {
             let n = 1000 + extra;
             let values: Vec<i16> = (0..n)
@@ -584,8 +584,8 @@ mod tests {
     /// the chunk boundaries and elsewhere, and cut short.
     #[test]
     fn files_read_in_chunks_give_what_memory_gives() {
-        let mut rng = crate::writer::Rng::new(0xF11E);
-        let mut w = crate::writer::NetWriter::new();
+        let mut rng = crate::format::writer::Rng::new(0xF11E);
+        let mut w = crate::format::writer::NetWriter::new();
         w.u32(0xC0DE);
         let weights: Vec<i16> = (0..1_500_000).map(|_| if rng.next_u64().is_multiple_of(16) { rng.range(-16384, 16383) } else { rng.range(-200, 200) } as i16).collect();
         w.ints(Encoding::Leb128, &weights);
@@ -629,7 +629,7 @@ mod tests {
         // 0x6F234CB8) read by an architecture without the set's word.
         let (set, width, stack) = (0x6F23_4CB8u32, 2048u32, 0x6333_7116u32);
         let net = |set_word: u32| {
-            let mut w = crate::writer::NetWriter::new();
+            let mut w = crate::format::writer::NetWriter::new();
             w.header(0x6A44_8AFA, set_word ^ width ^ stack, "lite");
             w.u32(set_word ^ width);
             w.finish()
@@ -659,7 +659,7 @@ mod tests {
     #[test]
     fn every_i16_round_trips() {
         let values: Vec<i16> = (i16::MIN..=i16::MAX).collect();
-        let mut writer = crate::writer::NetWriter::new();
+        let mut writer = crate::format::writer::NetWriter::new();
         writer.ints(Encoding::Leb128, &values);
         let bytes = writer.finish();
         let mut read = vec![0i16; values.len()];

@@ -1,7 +1,7 @@
-//! Writing net files: the inverse of [`crate::reader`], for tests, tools and
+//! Writing net files: the inverse of [`crate::format::reader`], for tests, tools and
 //! benchmarks (random nets of any architecture).
 
-use crate::reader::{Encoding, Int, LEB128_MAGIC};
+use crate::format::reader::{Encoding, Int, LEB128_MAGIC};
 
 /// Builds a net file in memory.
 #[derive(Debug, Default)]
@@ -129,7 +129,7 @@ impl Rng {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reader::NetReader;
+    use crate::format::reader::NetReader;
 
     #[test]
     fn leb128_round_trips() {

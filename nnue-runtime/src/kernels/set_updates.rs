@@ -231,7 +231,7 @@ pub unsafe fn update_sets<L: Lanes, S: SetUpdates, const L1: usize, const TILE: 
     assert!(sets.rows_exist(L1, B), "feature index out of range");
     // Every row's first lanes and PSQT row: all of the update's first
     // misses at once; then, tile by tile, the tile as far ahead.
-    let far = sets.rows() <= FAR_AHEAD_ROWS && crate::cpu_cache::l1_data_at_least(48 * 1024);
+    let far = sets.rows() <= FAR_AHEAD_ROWS && crate::platform::cpu_cache::l1_data_at_least(48 * 1024);
     let ahead = if far { FAR_AHEAD_LANES.next_multiple_of(TILE * L::LANES) } else { TILE * L::LANES };
     sets.prefetch_rows::<L1, B>(ahead);
     for tile in 0..L1 / (TILE * L::LANES) {

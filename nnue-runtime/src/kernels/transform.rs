@@ -15,7 +15,7 @@ use core::mem::MaybeUninit;
 /// Whether the pairwise kernels' listing forms, for accumulators of
 /// `lanes` lanes per perspective, search each register of output as they
 /// store it (`while_storing`) rather than the output after it is written:
-/// unless the CPU's L1 data cache ([`crate::cpu_cache`]) is known to be
+/// unless the CPU's L1 data cache ([`crate::platform::cpu_cache`]) is known to be
 /// smaller than 48 KB and the accumulators have 1024 lanes or more. In
 /// interleaved A/B runs of `nnue bench`'s eval (accumulators ready), the
 /// search while storing against the search after: on a Zen 5 (48 KB L1),
@@ -32,7 +32,7 @@ use core::mem::MaybeUninit;
 /// keeps the core from running ahead to them.
 #[inline(always)]
 pub fn search_while_storing(lanes: usize) -> bool {
-    lanes < 1024 || crate::cpu_cache::l1_data_at_least(48 * 1024)
+    lanes < 1024 || crate::platform::cpu_cache::l1_data_at_least(48 * 1024)
 }
 
 /// `out[p * L1 + j] = clamp(acc[order[p]][j], 0, MAX)`; `out` holds

@@ -32,9 +32,9 @@
 //! rounds stop as soon as it fits.
 
 use super::transformer::{pieces_allowed, IndexFn};
-use crate::attacks::{reach, squares};
+use crate::chess::attacks::{reach, squares};
 use crate::features::{FullThreats, PawnPairs, Threat};
-use crate::position::{Color, Piece, PieceKind, Square};
+use crate::chess::position::{Color, Piece, PieceKind, Square};
 use std::ops::Range;
 
 /// Piece codes: `6 * colour + kind`.
@@ -394,7 +394,7 @@ mod tests {
         // cut it off).
         // Three boards dense in threats and pawn pairs, and every tenth
         // position of the reference file.
-        use crate::position::Position;
+        use crate::chess::position::Position;
         let reference = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/reference/fens.txt"));
         let fens = [
             "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R",

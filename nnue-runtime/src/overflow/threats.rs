@@ -20,7 +20,7 @@ use super::rows::SetBound;
 use super::transformer::{pieces_allowed, square_name, top_positive_sum, Bounded, IndexFn, TransformerParams, ACCUMULATOR, PSQT};
 use super::{Int, Interval, OverflowProof};
 use crate::features::{BoardFeatures, FullThreats, PawnPairs, Threat};
-use crate::position::{Color, Piece, PieceKind, Square};
+use crate::chess::position::{Color, Piece, PieceKind, Square};
 
 /// The most pieces on a board.
 const MAX_PIECES: usize = 32;

@@ -15,7 +15,7 @@
 
 use super::rows::SetBound;
 use super::{Int, Interval, OverflowProof};
-use crate::position::{Color, Piece, PieceKind, Square};
+use crate::chess::position::{Color, Piece, PieceKind, Square};
 use std::collections::HashSet;
 
 /// A feature set's index function ([`crate::FeatureSet::index`]).

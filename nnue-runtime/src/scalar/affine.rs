@@ -2,7 +2,7 @@
 
 use crate::aligned::AlignedSlice;
 use crate::error::LoadError;
-use crate::reader::{Encoding, NetReader};
+use crate::format::reader::{Encoding, NetReader};
 
 /// Whether a SIMD column kernel may add two input chunks' pairs of products
 /// in i16 lanes before widening them ([`crate::simd::Dot::dot4_pair`]):
@@ -57,14 +57,14 @@ impl<const IN: usize, const PADDED: usize, const OUT: usize> Affine<IN, PADDED, 
 
     /// The layer of stack `stack` out of bullet tensors holding every stack:
     /// `biases[stack * OUT + o]`, and the weights as `layout` orders them
-    /// (see [`crate::bullet::weight_index`]); rows padded with zeros.
-    pub fn from_tensors(biases: &[i32], weights: &[i8], layout: crate::bullet::Layout, stacks: usize, stack: usize) -> Self {
+    /// (see [`crate::format::bullet::weight_index`]); rows padded with zeros.
+    pub fn from_tensors(biases: &[i32], weights: &[i8], layout: crate::format::bullet::Layout, stacks: usize, stack: usize) -> Self {
         let () = Self::SHAPE_OK;
         let biases: Box<[i32; OUT]> = biases[stack * OUT..][..OUT].to_vec().into_boxed_slice().try_into().expect("OUT values");
         let mut rows = AlignedSlice::zeroed(OUT * PADDED);
         for o in 0..OUT {
             for i in 0..IN {
-                rows[o * PADDED + i] = weights[crate::bullet::weight_index(layout, stacks, OUT, IN, stack, o, i)];
+                rows[o * PADDED + i] = weights[crate::format::bullet::weight_index(layout, stacks, OUT, IN, stack, o, i)];
             }
         }
         let paired = PairedSums::of(&rows, PADDED);

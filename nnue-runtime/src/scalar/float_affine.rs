@@ -15,13 +15,13 @@ pub struct FloatAffine<const IN: usize, const OUT: usize> {
 
 impl<const IN: usize, const OUT: usize> FloatAffine<IN, OUT> {
     /// The layer of stack `stack` out of bullet tensors holding every stack
-    /// (see [`crate::bullet::weight_index`]).
-    pub fn from_tensors(biases: &[f32], weights: &[f32], layout: crate::bullet::Layout, stacks: usize, stack: usize) -> Self {
+    /// (see [`crate::format::bullet::weight_index`]).
+    pub fn from_tensors(biases: &[f32], weights: &[f32], layout: crate::format::bullet::Layout, stacks: usize, stack: usize) -> Self {
         let biases: Box<[f32; OUT]> = biases[stack * OUT..][..OUT].to_vec().into_boxed_slice().try_into().expect("OUT values");
         let mut rows = AlignedSlice::zeroed(IN * OUT);
         for i in 0..IN {
             for o in 0..OUT {
-                rows[i * OUT + o] = weights[crate::bullet::weight_index(layout, stacks, OUT, IN, stack, o, i)];
+                rows[i * OUT + o] = weights[crate::format::bullet::weight_index(layout, stacks, OUT, IN, stack, o, i)];
             }
         }
         FloatAffine { biases, weights: rows }
@@ -101,7 +101,7 @@ impl<const IN: usize, const OUT: usize> FloatAffine<IN, OUT> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bullet::Layout;
+    use crate::format::bullet::Layout;
 
     #[test]
     fn sums_in_input_order() {

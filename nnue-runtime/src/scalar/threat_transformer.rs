@@ -11,7 +11,7 @@
 
 use crate::aligned::{Aligned, AlignedSlice};
 use crate::error::LoadError;
-use crate::reader::{Encoding, NetReader};
+use crate::format::reader::{Encoding, NetReader};
 
 /// A transformer of `L1` i16 lanes over threat and piece-square features,
 /// with `B` PSQT buckets.
@@ -70,7 +70,7 @@ fn psqt_sum<const B: usize>(rows: &[i32], features: impl IntoIterator<Item = usi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::writer::NetWriter;
+    use crate::format::writer::NetWriter;
 
     #[test]
     fn reads_the_parts_in_file_order() {

@@ -3,7 +3,7 @@
 
 use crate::aligned::{Aligned, AlignedSlice};
 use crate::error::LoadError;
-use crate::reader::{Encoding, NetReader};
+use crate::format::reader::{Encoding, NetReader};
 use core::mem::MaybeUninit;
 
 /// A transformer of `L1` i16 lanes over `features` input features, with `B`

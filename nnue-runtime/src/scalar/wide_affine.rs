@@ -23,13 +23,13 @@ pub struct WideAffine<const IN: usize, const OUT: usize> {
 impl<const IN: usize, const OUT: usize> WideAffine<IN, OUT> {
     /// The layer of stack `stack` out of bullet tensors holding every stack:
     /// `biases[stack * OUT + o]`, and the weights as `layout` orders them
-    /// (see [`crate::bullet::weight_index`]).
-    pub fn from_tensors(biases: &[i32], weights: &[i16], layout: crate::bullet::Layout, stacks: usize, stack: usize) -> Self {
+    /// (see [`crate::format::bullet::weight_index`]).
+    pub fn from_tensors(biases: &[i32], weights: &[i16], layout: crate::format::bullet::Layout, stacks: usize, stack: usize) -> Self {
         let biases: Box<[i32; OUT]> = biases[stack * OUT..][..OUT].to_vec().into_boxed_slice().try_into().expect("OUT values");
         let mut rows = AlignedSlice::zeroed(OUT * IN);
         for o in 0..OUT {
             for i in 0..IN {
-                rows[o * IN + i] = weights[crate::bullet::weight_index(layout, stacks, OUT, IN, stack, o, i)];
+                rows[o * IN + i] = weights[crate::format::bullet::weight_index(layout, stacks, OUT, IN, stack, o, i)];
             }
         }
         let max_abs_weight = rows.iter().map(|&w| i32::from(w).abs()).max().unwrap_or(0);
@@ -90,7 +90,7 @@ impl<const IN: usize, const OUT: usize> WideAffine<IN, OUT> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bullet::Layout;
+    use crate::format::bullet::Layout;
 
     #[test]
     fn divides_before_the_bias_truncating_toward_zero() {

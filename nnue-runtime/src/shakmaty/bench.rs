@@ -5,7 +5,7 @@
 //! (`tools/stockfish-compare/`) all time these, on [`TIMING_MOVES`].
 
 use crate::shakmaty::{chess_from_fen, move_changes};
-use crate::walk::walk;
+use crate::shakmaty::walk::walk;
 use crate::{AccumulatorStack, Color, FeatureSink, MoveChanges, Network, Position, RefreshCache};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position as _};
@@ -15,7 +15,7 @@ use std::time::Instant;
 /// benchmark and random playouts, each with a random legal move and a random
 /// non-king legal move (`tests/reference/timing_moves.tsv`; the same file is
 /// read by the Stockfish harness). Parse with [`parse_moves`].
-pub const TIMING_MOVES: &str = include_str!("../data/timing_moves.tsv");
+pub const TIMING_MOVES: &str = include_str!("../../data/timing_moves.tsv");
 
 /// A position of `timing_moves.tsv` and its random non-king move.
 #[derive(Debug, Clone)]

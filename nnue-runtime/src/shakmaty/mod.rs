@@ -1,8 +1,13 @@
 //! [`Position`] for `shakmaty`'s positions, and the [`crate::MoveChanges`]
-//! of its moves (feature `shakmaty`).
+//! of its moves; on them, a perft-style walk evaluating every node
+//! ([`walk`]) and Stockfish's timed operations ([`bench`](mod@bench)). Feature
+//! `shakmaty`, which this folder is all of.
 
-use crate::position::{Color, Piece, PieceKind, Position, Square};
+use crate::chess::position::{Color, Piece, PieceKind, Position, Square};
 use shakmaty::Position as _;
+
+pub mod bench;
+pub mod walk;
 
 #[inline(always)]
 fn color(c: shakmaty::Color) -> Color {

@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Position as _};
 
-use crate::network::Network;
+use crate::engine::network::Network;
 use crate::shakmaty::move_changes;
-use crate::stack::AccumulatorStack;
+use crate::engine::stack::AccumulatorStack;
 use crate::Position;
 
 /// What a walk saw.

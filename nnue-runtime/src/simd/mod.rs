@@ -178,7 +178,7 @@ pub unsafe trait Lanes: Copy {
 
 /// Weight types whose rows are added into i16 accumulator lanes: i16, and
 /// i8 sign-extended on loading.
-pub trait Widen: crate::aligned::Plain + Default + Into<i16> + Into<i64> + crate::reader::Int + Send + Sync {
+pub trait Widen: crate::aligned::Plain + Default + Into<i16> + Into<i64> + crate::format::reader::Int + Send + Sync {
     /// `L::LANES` weights as one register of i16 lanes.
     /// # Safety
     /// `p` is valid for `L::LANES` reads; the CPU supports `L`'s ISA.

@@ -1,6 +1,6 @@
 //! Signed LEB128, the encoding of Stockfish's compressed blocks: the
-//! branch-free decoding of one value, shared by the reader ([`crate::reader`])
-//! and the SIMD block decoder (`simd::x86::leb128`). A leaf.
+//! branch-free decoding of one value, shared by the reader
+//! ([`crate::format::reader`]) and the SSSE3 block decoder (`x86`).
 
 /// One signed LEB128 value from the first bytes of `word` (four bytes of
 /// the block), without a branch on its length: the value and its length
@@ -21,3 +21,6 @@ pub(crate) fn leb128_of_word(word: &[u8], max_bytes: usize) -> Option<(i64, usiz
     let unused = 32 - 7 * len;
     Some((i64::from(((groups << unused) as i32) >> unused), len as usize))
 }
+
+#[cfg(target_arch = "x86_64")]
+pub mod x86;

@@ -9,7 +9,7 @@
 //! side by side, sign-extended by `(v ^ sign) - sign`. A value of three bytes
 //! (rare: beyond ±8191) is read alone by the word decoder.
 
-use crate::leb128::leb128_of_word;
+use crate::format::leb128::leb128_of_word;
 use core::arch::x86_64::{
     __m128i, _mm_and_si128, _mm_load_si128, _mm_loadl_epi64, _mm_max_epi16, _mm_min_epi16, _mm_movemask_epi8, _mm_mullo_epi16,
     _mm_or_si128, _mm_set1_epi16, _mm_setzero_si128, _mm_shuffle_epi8, _mm_srli_epi16, _mm_storeu_si128, _mm_sub_epi16,

@@ -186,7 +186,6 @@ mod avx512;
 mod avx512_vnni;
 mod avx_vnni;
 mod join;
-pub mod leb128;
 
 pub use activation::{clipped_relu, sqr_clipped_relu, Avx2Activations, Avx512Activations, SseActivations};
 pub use avx2::{Avx2Dot, Avx2Lanes};
@@ -194,6 +193,10 @@ pub use avx512::{Avx512Dot, Avx512Lanes};
 pub use avx512_vnni::{Avx512VnniDot, Avx512VnniDot256};
 pub use avx_vnni::AvxVnniDot;
 pub use join::join_16;
+/// The SSSE3 LEB128 block decoder's old path (it is a file-format concern:
+/// [`crate::format`]), kept for code outside the crate.
+#[doc(hidden)]
+pub use crate::format::leb128::x86 as leb128;
 
 
 // The tokens of the instruction-set table's x86-64 rows.

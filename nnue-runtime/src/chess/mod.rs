@@ -1,0 +1,8 @@
+//! The chess a network reads: how an engine describes a position
+//! ([`position`]: the [`Position`](position::Position) trait, colours,
+//! squares, pieces), a plain board implementing it ([`board`]), and the
+//! attack sets of the threat features ([`attacks`]).
+
+pub mod attacks;
+pub mod board;
+pub mod position;
