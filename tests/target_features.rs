@@ -35,7 +35,7 @@ fn token_features(module: &str) -> Option<&'static str> {
 #[test]
 fn forward_passes_are_compiled_for_what_their_tokens_prove() {
     let mut checked = 0;
-    for target in &TARGETS {
+    for target in TARGETS {
         let Some(features) = token_features(target.module) else {
             assert_ne!(target.arch, std::env::consts::ARCH, "no token for target {}", target.module);
             continue;
