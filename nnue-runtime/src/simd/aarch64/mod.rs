@@ -12,6 +12,5 @@ pub use join::join_16;
 pub use neon::{NeonDot, NeonLanes};
 pub use neon_dotprod::NeonDotprodDot;
 
-
 // The tokens of the instruction-set table's AArch64 rows.
 nnue_isa::simd_isas!(backend_tokens);

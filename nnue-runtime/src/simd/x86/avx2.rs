@@ -95,37 +95,6 @@ unsafe impl Lanes for Avx2Lanes {
 #[derive(Clone, Copy)]
 pub struct Avx2Dot;
 
-/// Horizontal sum of eight i32 lanes.
-///
-/// # Safety
-/// The CPU supports AVX2.
-#[inline(always)]
-pub(super) unsafe fn hsum256(v: __m256i) -> i32 {
-    // SAFETY: the caller guarantees AVX2 (which includes SSE2).
-    unsafe {
-        let s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
-        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
-        _mm_cvtsi128_si32(s)
-    }
-}
-
-/// Bit `l` set when i32 lane `l` of the 32 bytes at `p` is not zero, for
-/// bytes of at most 127.
-///
-/// # Safety
-/// `p` is valid for 32 reads; the CPU supports AVX2.
-#[inline(always)]
-pub(super) unsafe fn nonzero_mask256(p: *const u8) -> u32 {
-    // SAFETY: the caller guarantees 32 readable bytes and AVX2.
-    unsafe {
-        // Affine inputs are at most 127 (the `Dot` contract), so a chunk
-        // read as an i32 is positive exactly when it is not zero.
-        let positive = _mm256_cmpgt_epi32(_mm256_loadu_si256(p.cast()), _mm256_setzero_si256());
-        _mm256_movemask_ps(_mm256_castsi256_ps(positive)) as u32
-    }
-}
-
 // SAFETY: every method uses AVX2 instructions only; callers guarantee AVX2.
 unsafe impl Dot for Avx2Dot {
     dot_registers!(256);

@@ -1,6 +1,16 @@
-//! The backend a network runs on: a detected instruction set's token.
+//! The backend a network runs on: a detected instruction set's token
+//! ([`Backend`]), and what each token runs: the [`crate::kernels`]
+//! instantiated for its ISA's vector types, as methods of the token types
+//! of [`crate::simd`] (and of their [`Inside`](crate::simd::Inside)).
 
 use crate::platform::isa::{Isa, IsaError};
+
+#[macro_use]
+mod tokens;
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
+#[cfg(target_arch = "x86_64")]
+mod x86;
 
 /// `Backend`: scalar, then a variant per row of the instruction-set table
 /// ([`nnue_isa::simd_isas!`]) holding its token, on its architecture.
