@@ -194,6 +194,19 @@ impl<T: Plain + PartialEq> PartialEq for AlignedSlice<T> {
     }
 }
 
+// What the kernels writing a layer's bytes into `MaybeUninit` buffers
+// return.
+/// `out` as the bytes it now holds.
+///
+/// # Safety
+/// Every element of `out` has been written.
+#[inline(always)]
+pub(crate) unsafe fn assume_init_bytes(out: &mut [core::mem::MaybeUninit<u8>]) -> &mut [u8] {
+    // SAFETY: `MaybeUninit<u8>` has the layout of `u8`, and the caller
+    // guarantees that every element is initialised.
+    unsafe { &mut *(out as *mut [core::mem::MaybeUninit<u8>] as *mut [u8]) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

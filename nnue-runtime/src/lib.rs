@@ -77,17 +77,6 @@ pub mod evaluation {
     pub use crate::engine::evaluation::{BucketValues, Evaluation};
 }
 
-/// `out` as the bytes it now holds.
-///
-/// # Safety
-/// Every element of `out` has been written.
-#[inline(always)]
-pub(crate) unsafe fn assume_init_bytes(out: &mut [core::mem::MaybeUninit<u8>]) -> &mut [u8] {
-    // SAFETY: `MaybeUninit<u8>` has the layout of `u8`, and the caller
-    // guarantees that every element is initialised.
-    unsafe { &mut *(out as *mut [core::mem::MaybeUninit<u8>] as *mut [u8]) }
-}
-
 /// Reads a whole file, naming the path in the error.
 pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, LoadError> {
     std::fs::read(path).map_err(|source| LoadError::Io { path: path.to_owned(), source })

@@ -234,7 +234,7 @@ macro_rules! token_kernel {
             self,
             biases: &[i32; OUT],
             weights: &[i8],
-            paired: $crate::scalar::PairedSums,
+            paired: $crate::overflow::layers::PairedSums,
             input: &[u8; PADDED],
             out: &mut [i32; OUT],
         ) {
@@ -256,7 +256,7 @@ macro_rules! token_kernel {
             self,
             biases: &[i32; OUT],
             weights: &[i8],
-            paired: $crate::scalar::PairedSums,
+            paired: $crate::overflow::layers::PairedSums,
             input: &[u8; PADDED],
             nonzero: ::core::option::Option<$crate::kernels::ChunkList<'_, CHUNKS>>,
             out: &mut [i32; OUT],

@@ -115,7 +115,7 @@ impl Rng {
     /// first `inputs` columns and zero in the padding. Half of the layers
     /// (at random) keep them within ±64, as trained nets' first layers do:
     /// two input chunks' products then share an i16 lane, and the SIMD
-    /// column kernels take their paired path ([`crate::scalar::PairedSums`]).
+    /// column kernels take their paired path ([`crate::overflow::layers::PairedSums`]).
     pub fn affine_weights(&mut self, out: usize, inputs: usize, padded: usize) -> Vec<i8> {
         let (lo, hi) = if self.next_u64().is_multiple_of(2) { (-64, 64) } else { (-128, 127) };
         let mut w = self.values::<i8>(out * padded, lo, hi);

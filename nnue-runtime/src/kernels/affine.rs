@@ -1,7 +1,7 @@
 //! Affine layers: u8 inputs, i8 weights, i32 sums.
 
 use super::nonzero::{nonzero_chunks, ChunkList, ChunkSlots};
-use crate::scalar::PairedSums;
+use crate::overflow::layers::PairedSums;
 use crate::simd::Dot;
 
 /// Column kernel: for every (non-zero, when `SPARSE`) four-byte input chunk
@@ -388,7 +388,7 @@ mod tests {
     >(
         seed: u64,
     ) {
-        use crate::scalar::PairedSums;
+        use crate::overflow::layers::PairedSums;
         assert!(CHUNKS * 4 == PADDED && R4 * 4 == OUT && R8 * 8 == OUT && R16 * 16 == OUT);
         let mut rng = crate::Rng::new(seed);
         // The kernels this CPU lacks, named once on stderr.

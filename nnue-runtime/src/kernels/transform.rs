@@ -64,7 +64,7 @@ pub unsafe fn transform_clip<'o, L: Lanes, const L1: usize, const MAX: i16>(
     }
     // SAFETY: the loops above wrote bytes `p * L1 + j .. + 2 * LANES` for
     // both `p` and every `j` step: all `2 * L1` of them.
-    unsafe { crate::assume_init_bytes(out) }
+    unsafe { crate::aligned::assume_init_bytes(out) }
 }
 
 /// [`transform_clip`] and the list of its output's non-zero four-byte
@@ -136,7 +136,7 @@ macro_rules! pairwise {
             }
             // SAFETY: the loops above wrote bytes `p * L1/2 + j .. + 2 * LANES`
             // for both `p` and every `j` step: all `L1` of them.
-            unsafe { crate::assume_init_bytes(out) }
+            unsafe { crate::aligned::assume_init_bytes(out) }
         }
 
         #[doc = concat!("[`", stringify!($name), "`] and the list of its output's non-zero")]
@@ -191,7 +191,7 @@ macro_rules! pairwise {
             }
             // SAFETY: the loops above wrote bytes `p * L1/2 + j .. + 2 * LANES`
             // for both `p` and every `j` step: all `L1` of them.
-            (unsafe { crate::assume_init_bytes(out) }, search.finish())
+            (unsafe { crate::aligned::assume_init_bytes(out) }, search.finish())
         }
     };
 }

@@ -3,7 +3,6 @@
 //! the order of the forward pass; each function records what it proves.
 
 use super::{Int, Interval, OverflowProof};
-use crate::scalar::PairedSums;
 
 /// An affine layer's outputs `biases[o] + sum_i weights[o][i] * input[i]`
 /// (rows of `padded` i8 weights; `input` shorter than `padded` is followed by
@@ -101,6 +100,27 @@ pub fn paired_sums(weights: &[i8], padded: usize, pairs: ChunkPairs) -> Vec<Inte
             [half(0), half(1)].into_iter().flatten().reduce(Interval::union).unwrap_or(Interval::point(0))
         })
         .collect()
+}
+
+/// Whether a SIMD column kernel may add two input chunks' pairs of products
+/// in i16 lanes before widening them ([`crate::simd::Dot::dot4_pair`]):
+/// when every such sum stays within i16 for the layer's weights
+/// ([`crate::overflow::layers::paired_sums`]), for the dense kernel's pairs
+/// of consecutive chunks and for the sparse kernel's pairs of any two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PairedSums {
+    pub consecutive: bool,
+    pub any: bool,
+}
+
+impl PairedSums {
+    /// The test on `OUT` rows of `padded` weights (false for both when
+    /// `padded` is not whole chunks: no column kernel reads such a layer).
+    pub fn of(weights: &[i8], padded: usize) -> PairedSums {
+        use crate::overflow::layers::{paired_sums, ChunkPairs};
+        let fits = |pairs| padded.is_multiple_of(4) && paired_sums(weights, padded, pairs).iter().all(|&r| crate::overflow::Int::I16.fits(r));
+        PairedSums { consecutive: fits(ChunkPairs::Consecutive), any: fits(ChunkPairs::Any) }
+    }
 }
 
 /// Records `{name} paired sums` (i16, [`paired_sums`]) for a stack whose

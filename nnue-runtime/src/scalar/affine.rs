@@ -3,27 +3,7 @@
 use crate::aligned::AlignedSlice;
 use crate::error::LoadError;
 use crate::format::reader::{Encoding, NetReader};
-
-/// Whether a SIMD column kernel may add two input chunks' pairs of products
-/// in i16 lanes before widening them ([`crate::simd::Dot::dot4_pair`]):
-/// when every such sum stays within i16 for the layer's weights
-/// ([`crate::overflow::layers::paired_sums`]), for the dense kernel's pairs
-/// of consecutive chunks and for the sparse kernel's pairs of any two.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct PairedSums {
-    pub consecutive: bool,
-    pub any: bool,
-}
-
-impl PairedSums {
-    /// The test on `OUT` rows of `padded` weights (false for both when
-    /// `padded` is not whole chunks: no column kernel reads such a layer).
-    pub fn of(weights: &[i8], padded: usize) -> PairedSums {
-        use crate::overflow::layers::{paired_sums, ChunkPairs};
-        let fits = |pairs| padded.is_multiple_of(4) && paired_sums(weights, padded, pairs).iter().all(|&r| crate::overflow::Int::I16.fits(r));
-        PairedSums { consecutive: fits(ChunkPairs::Consecutive), any: fits(ChunkPairs::Any) }
-    }
-}
+use crate::overflow::layers::PairedSums;
 
 /// An affine layer with `IN` inputs and `OUT` outputs. In the file (and here)
 /// the weights are row-major, each row padded with zeros to `PADDED` inputs.

@@ -137,7 +137,7 @@ pub fn transform_clip<'o, const L1: usize>(
         }
     }
     // SAFETY: both `L1`-byte halves were written element by element.
-    unsafe { crate::assume_init_bytes(out) }
+    unsafe { crate::aligned::assume_init_bytes(out) }
 }
 
 /// Both accumulators unchanged, `order[0]`'s first: `out` holds `2 * L1`
@@ -157,7 +157,7 @@ pub fn transform_accumulators<'o, const L1: usize>(
         }
     }
     // SAFETY: both `2 * L1`-byte halves were written two bytes at a time.
-    unsafe { crate::assume_init_bytes(out) }
+    unsafe { crate::aligned::assume_init_bytes(out) }
 }
 
 /// The i16 values of a transformer output written by
@@ -201,5 +201,5 @@ pub fn transform_pairwise<'o, const L1: usize>(
         }
     }
     // SAFETY: both `L1 / 2`-byte halves were written element by element.
-    unsafe { crate::assume_init_bytes(out) }
+    unsafe { crate::aligned::assume_init_bytes(out) }
 }

@@ -246,7 +246,7 @@ pub unsafe trait Dot: Copy {
     /// `dot4(dot4(acc, xa, wa), xb, wb)`. Where [`Self::PAIRS`] holds, the
     /// two chunks' i16 pair sums are added in i16 before they are widened:
     /// exact when every lane's four products sum within i16 (an affine
-    /// layer's [`crate::scalar::PairedSums`]).
+    /// layer's [`crate::overflow::layers::PairedSums`]).
     /// # Safety
     /// As [`Self::dot4`], for both weight groups.
     #[inline(always)]
