@@ -5,30 +5,55 @@
 //! `nnue bench` times it ([`nnue::runtime::bench`]).
 //!
 //! `NNUE_BENCH_NETS` (comma-separated file names) picks the nets; the
-//! default is the Stockfish 17.1 big and small nets.
+//! default is the Stockfish 17.1 big and small nets. Each is benchmarked
+//! with the shipped architecture its header names
+//! (`nnue::for_each_shipped_arch!`; where two share the hash, the first
+//! that loads the net).
 
 #[path = "../tests/support/mod.rs"]
 mod support;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use nnue::runtime::bench::{parse_moves, Bench, BenchPosition, Operation, TIMING_MOVES};
-use nnue::runtime::{Isa, Network};
+use nnue::runtime::{ArchEntry, Isa, LoadOptions, Network};
 use std::time::Duration;
 
-nnue::nnue!(include "sfnnv1.ron");
-nnue::nnue!(include "sfnnv6.ron");
-nnue::nnue!(include "sfnnv8.ron");
-nnue::nnue!(include "sfnnv9.ron");
-nnue::nnue!(include "sfnnv9-small.ron");
+/// Every shipped architecture's module, and `bench_with`: the benchmark of
+/// a net with the architecture of an entry, `None` when its network has no
+/// accumulator stack (does not implement `Network`).
+macro_rules! shipped {
+    ($($module:ident { file: $file:literal, source: $source:literal, network: $network:tt, $($rest:tt)* }),* $(,)?) => {
+        $(nnue::nnue!(include $file);)*
+
+        const SHIPPED: &[ArchEntry] = &[$($module::ENTRY),*];
+
+        fn bench_with(entry: &ArchEntry, c: &mut Criterion, file: &str, bytes: &[u8], positions: &[BenchPosition]) -> Option<()> {
+            $(if entry.info.name == $module::ENTRY.info.name {
+                return bench_if!($network, $module, c, file, bytes, positions);
+            })*
+            None
+        }
+    };
+}
+
+macro_rules! bench_if {
+    (true, $module:ident, $($arg:expr),*) => {
+        Some(bench_net::<$module::Network>($($arg),*))
+    };
+    (false, $module:ident, $($arg:expr),*) => {
+        None
+    };
+}
+
+nnue::for_each_shipped_arch!(shipped);
 
 fn positions() -> Vec<BenchPosition> {
     parse_moves(TIMING_MOVES).unwrap()
 }
 
-fn bench_net<N: Network>(c: &mut Criterion, file: &str, positions: &[BenchPosition]) {
-    let bytes = std::fs::read(support::net(file)).unwrap();
+fn bench_net<N: Network>(c: &mut Criterion, file: &str, bytes: &[u8], positions: &[BenchPosition]) {
     for isa in Isa::available() {
-        let net = N::load(&bytes, isa).unwrap();
+        let net = N::load(bytes, isa).unwrap();
         let mut bench = Bench::new(&net, positions.to_vec());
         let mut group = c.benchmark_group(format!("{file}/{isa}"));
         for op in Operation::ALL {
@@ -52,14 +77,18 @@ fn operations(c: &mut Criterion) {
     let positions = positions();
     let nets = std::env::var("NNUE_BENCH_NETS").unwrap_or_else(|_| "nn-1c0000000000.nnue,nn-37f18f62d772.nnue".into());
     for file in nets.split(',').map(str::trim) {
-        match file {
-            "nn-82215d0fd0df.nnue" => bench_net::<sfnnv1::Network>(c, file, &positions),
-            "nn-5af11540bbfe.nnue" => bench_net::<sfnnv6::Network>(c, file, &positions),
-            "sfnnv8-standin-l2560.nnue" => bench_net::<sfnnv8::Network>(c, file, &positions),
-            "nn-1c0000000000.nnue" => bench_net::<sfnnv9::Network>(c, file, &positions),
-            "nn-37f18f62d772.nnue" => bench_net::<sfnnv9_small::Network>(c, file, &positions),
-            other => panic!("no benchmark for net {other}"),
-        }
+        let bytes = std::fs::read(support::net(file)).unwrap();
+        let with_header: Vec<ArchEntry> = SHIPPED.iter().copied().filter(|e| e.info.file_bytes.is_none()).collect();
+        let found = nnue::runtime::candidates(&with_header, &bytes).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let entry = match found[..] {
+            [only] => only,
+            _ => found
+                .into_iter()
+                .find(|entry| (entry.load)(&bytes, LoadOptions::isa(Isa::Scalar)).is_ok())
+                .unwrap_or_else(|| panic!("{file}: no shipped architecture loads it")),
+        };
+        bench_with(entry, c, file, &bytes, &positions)
+            .unwrap_or_else(|| panic!("{file}: architecture {} has no accumulator stack", entry.info.name));
     }
 }
 

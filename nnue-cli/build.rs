@@ -27,7 +27,11 @@ fn git(args: &[&str]) -> Option<String> {
 }
 
 fn main() {
-    for source in SOURCES {
+    // Those that exist: outside the repository (the published crate) the
+    // others are not there, and a missing path would rerun this script, and
+    // rebuild the crate, on every build.
+    println!("cargo:rerun-if-changed=build.rs");
+    for source in SOURCES.into_iter().filter(|source| Path::new(source).exists()) {
         println!("cargo:rerun-if-changed={source}");
     }
     let commit = match (git(&["rev-parse", "--short=7", "HEAD"]), git(&["rev-parse", "--absolute-git-dir"])) {

@@ -107,6 +107,13 @@
 //! ```
 
 pub use nnue_macros::nnue;
+/// `for_each_shipped_arch!(callback)`: `callback! { ... }` with one entry
+/// per architecture shipped in `archs/` (the module `nnue!` makes of it, the
+/// file, its text, whether it implements [`runtime::Network`]); what the
+/// `nnue` command compiles in and the repository's tests iterate. See
+/// `nnue_macros::for_each_shipped_arch`.
+#[doc(hidden)]
+pub use nnue_macros::for_each_shipped_arch;
 /// The runtime that generated code calls (and engines use for positions,
 /// errors and results).
 pub use nnue_runtime as runtime;

@@ -118,22 +118,9 @@ macro_rules! backend_tests {
     )*};
 }
 
+// The test architectures beside the shipped ones (below).
 backend_tests! {
-    sfnnv1_backends_equal_scalar: sfnnv1, "sfnnv1.ron", 24;
-    sfnnv2_backends_equal_scalar: sfnnv2, "sfnnv2.ron", 24;
-    sfnnv3_backends_equal_scalar: sfnnv3, "sfnnv3.ron", 24;
-    sfnnv4_backends_equal_scalar: sfnnv4, "sfnnv4.ron", 24;
-    sfnnv5_backends_equal_scalar: sfnnv5, "sfnnv5.ron", 24;
-    sfnnv6_backends_equal_scalar: sfnnv6, "sfnnv6.ron", 16;
-    sfnnv7_backends_equal_scalar: sfnnv7, "sfnnv7.ron", 16;
-    sfnnv8_backends_equal_scalar: sfnnv8, "sfnnv8.ron", 12;
-    sfnnv9_backends_equal_scalar: sfnnv9, "sfnnv9.ron", 12;
-    sfnnv9_small_backends_equal_scalar: sfnnv9_small, "sfnnv9-small.ron", 64;
-    sf19_lite_backends_equal_scalar: sf19_lite, "sf19-lite.ron", 24;
     king_buckets_backends_equal_scalar: king_buckets, "tests/piece_square/king_buckets.ron", 64;
-    obsidian_backends_equal_scalar: obsidian, "bullet/obsidian.ron", 64;
-    akimbo_backends_equal_scalar: akimbo, "bullet/akimbo.ron", 64;
-    reckless_v30_backends_equal_scalar: reckless_v30, "bullet/reckless-v30.ron", 64;
     bullet_multilayer_backends_equal_scalar: bullet_multilayer, "tests/bullet/multilayer.ron", 32;
 }
 
@@ -192,9 +179,47 @@ macro_rules! refresh_backend_tests {
     )*};
 }
 
+// The test architectures beside the shipped ones (below).
 refresh_backend_tests! {
-    sfnnv10_backends_equal_scalar: sfnnv10, sfnnv10, "sfnnv10.ron", 0x5EED ^ 10;
-    sfnnv16_backends_equal_scalar: sfnnv16, sfnnv16, "sfnnv16.ron", 0x5EED ^ 16;
     threats_only_backends_equal_scalar: threats_only, threats_only, "tests/composed/threats-only.ron", 0x5EED ^ 11;
     two_piece_sets_backends_equal_scalar: two_piece_sets, two_piece_sets, "tests/composed/two-piece-sets.ron", 0x5EED ^ 12;
+}
+
+/// Every shipped architecture (`nnue::for_each_shipped_arch!`): a plain
+/// one (one feature set) by `backend_tests!`, a composed one by
+/// `refresh_backend_tests!`; the test `<module>_backends_equal_scalar`.
+macro_rules! shipped_backend_tests {
+    ($($module:ident { file: $file:literal, source: $source:literal, network: $network:tt, plain: $plain:tt, named: $test:ident }),* $(,)?) => {$(
+        shipped_backend_test!($plain, $test, $module, $file);
+    )*};
+}
+
+macro_rules! shipped_backend_test {
+    (true, $test:ident, $module:ident, $file:literal) => {
+        backend_tests! { $test: $module, $file, cases(stringify!($module)); }
+    };
+    (false, $test:ident, $module:ident, $file:literal) => {
+        refresh_backend_tests! { $test: $module, $module, $file, composed_seed(stringify!($module)); }
+    };
+}
+
+nnue::for_each_shipped_arch!(shipped_backend_tests, suffix = _backends_equal_scalar);
+
+/// The property test's cases for a shipped plain architecture: fewer for
+/// the widest transformers (each case refreshes and updates on every
+/// backend), more for the small and the bullet nets; 24 for any other.
+fn cases(module: &str) -> u32 {
+    match module {
+        "sfnnv6" | "sfnnv7" => 16,
+        "sfnnv8" | "sfnnv9" => 12,
+        "sfnnv9_small" | "obsidian" | "akimbo" | "reckless_v30" => 64,
+        _ => 24,
+    }
+}
+
+/// The random net's seed for a shipped composed architecture: `0x5EED`
+/// xor the number its module's name ends with (`sfnnv16`: 16; none: 0).
+fn composed_seed(module: &str) -> u64 {
+    let digits = &module[module.trim_end_matches(|c: char| c.is_ascii_digit()).len()..];
+    0x5EED ^ digits.parse::<u64>().unwrap_or(0)
 }

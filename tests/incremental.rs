@@ -166,26 +166,30 @@ macro_rules! random_net_tests {
     )*};
 }
 
+// The test architectures beside the shipped ones (below).
 random_net_tests! {
-    sfnnv1_random_net: sfnnv1, "sfnnv1.ron";
-    sfnnv2_random_net: sfnnv2, "sfnnv2.ron";
-    sfnnv3_random_net: sfnnv3, "sfnnv3.ron";
-    sfnnv4_random_net: sfnnv4, "sfnnv4.ron";
-    sfnnv5_random_net: sfnnv5, "sfnnv5.ron";
-    sfnnv6_random_net: sfnnv6, "sfnnv6.ron";
-    sfnnv7_random_net: sfnnv7, "sfnnv7.ron";
-    sfnnv8_random_net: sfnnv8, "sfnnv8.ron";
-    sfnnv9_random_net: sfnnv9, "sfnnv9.ron";
-    sfnnv9_small_random_net: sfnnv9_small, "sfnnv9-small.ron";
-    sfnnv10_random_net: sfnnv10, "sfnnv10.ron";
-    sfnnv16_random_net: sfnnv16, "sfnnv16.ron";
-    sf19_lite_random_net: sf19_lite, "sf19-lite.ron";
     king_buckets_random_net: king_buckets, "tests/piece_square/king_buckets.ron";
-    obsidian_random_net: obsidian, "bullet/obsidian.ron";
-    akimbo_random_net: akimbo, "bullet/akimbo.ron";
-    reckless_v30_random_net: reckless_v30, "bullet/reckless-v30.ron";
     bullet_multilayer_random_net: bullet_multilayer, "tests/bullet/multilayer.ron";
 }
+
+/// Every shipped architecture whose network implements `Network`
+/// (`nnue::for_each_shipped_arch!`): the test `<module>_random_net` (with
+/// the module the tests below name). One that does not has no accumulator
+/// stack to walk.
+macro_rules! shipped_random_net_tests {
+    ($($module:ident { file: $file:literal, source: $source:literal, network: $network:tt, plain: $plain:tt, named: $test:ident }),* $(,)?) => {$(
+        shipped_random_net_test!($network, $test, $module, $file);
+    )*};
+}
+
+macro_rules! shipped_random_net_test {
+    (true, $test:ident, $module:ident, $file:literal) => {
+        random_net_tests! { $test: $module, $file; }
+    };
+    (false, $test:ident, $module:ident, $file:literal) => {};
+}
+
+nnue::for_each_shipped_arch!(shipped_random_net_tests, suffix = _random_net);
 
 macro_rules! real_net_tests {
     ($($test:ident: $module:ident, $net:literal;)*) => {$(
