@@ -29,6 +29,7 @@ pub mod format;
 pub mod interval;
 pub mod kernels;
 pub mod overflow;
+pub mod params;
 pub mod platform;
 pub mod scalar;
 #[cfg(feature = "shakmaty")]

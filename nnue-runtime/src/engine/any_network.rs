@@ -48,7 +48,7 @@ pub trait AnyNetwork: Send + Sync {
     /// The backend it runs on.
     fn isa(&self) -> crate::Isa;
     /// Non-zero weights in the padding columns of affine layers (see
-    /// [`crate::scalar::Affine::nonzero_padding`]).
+    /// [`crate::params::Affine::nonzero_padding`]).
     fn nonzero_padding(&self) -> usize;
     /// The concrete network, for downcasting to its architecture's type.
     fn as_any(&self) -> &dyn std::any::Any;

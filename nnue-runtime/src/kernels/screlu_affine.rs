@@ -6,9 +6,9 @@ use crate::simd::Dot;
 
 /// `sums[o] = sum_i (m_i * w[o][i]) * m_i` with `m_i = min(input[i], max)`,
 /// wrapping in i32; `weights` holds `OUT` rows of `IN`. Equal to the scalar
-/// [`crate::scalar::screlu`] then [`crate::scalar::WideAffine`]'s sum when
+/// [`crate::scalar::screlu`] then [`crate::params::WideAffine`]'s sum when
 /// every `|m_i * w[o][i]|` is at most 32767, which the caller checks on
-/// loading ([`crate::scalar::WideAffine::i16_products`]).
+/// loading ([`crate::params::WideAffine::i16_products`]).
 ///
 /// # Safety
 /// The CPU supports `D`'s instructions.

@@ -146,7 +146,7 @@ pub fn paired(proof: &mut OverflowProof, name: &str, stack: usize, weights: &[i8
 /// every backend forms the sums by wrapping i32 multiplies and adds (the
 /// SIMD kernels' 16-bit products, which must fit, are bounded apart by
 /// [`screlu_products`]) and adds the bias to the quotient with a wrapping
-/// add ([`crate::scalar::WideAffine::finish`]). Returns each output's range
+/// add ([`crate::params::WideAffine::finish`]). Returns each output's range
 /// as held in i32.
 #[allow(clippy::too_many_arguments)]
 pub fn wide_affine<const OUT: usize>(
@@ -177,7 +177,7 @@ pub fn wide_affine<const OUT: usize>(
 /// The products `clamp(x, 0, max) * w` of an i16 layer over an SCReLU of
 /// values up to `max` (at most 255), which the sums then multiply by the
 /// clamped value once more: the SIMD backends compute them in 16 bits when
-/// every one of the stack's fits ([`crate::scalar::WideAffine::i16_products`],
+/// every one of the stack's fits ([`crate::params::WideAffine::i16_products`],
 /// Obsidian's `255 * |w| <= 32767`), recorded as `{name} 16-bit products`
 /// (i16). A stack whose weights do not allow it takes the i32 path, where
 /// even `max * max * w` fits for every i16 weight: recorded as

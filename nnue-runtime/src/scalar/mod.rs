@@ -2,21 +2,14 @@
 //! must reproduce bit for bit.
 
 mod activation;
-mod affine;
-mod feature_rows;
-mod float_affine;
-mod threat_transformer;
-mod transformer;
-mod wide_affine;
 
 pub use activation::{clipped_relu, crelu_f32, screlu, sqr_clipped_relu, to_float, to_int};
-pub use float_affine::FloatAffine;
-pub use affine::Affine;
-/// Its old path (the overflow proof decides it: [`crate::overflow::layers`]),
-/// kept for generated code.
+pub use crate::params::{i16_values, join_halves, transform_accumulators, transform_clip, transform_pairwise};
+
+// The old paths of the parameters (now in [`crate::params`]) and of
+// PairedSums (decided by the overflow proof: [`crate::overflow::layers`]),
+// kept (hidden) for generated code until it names the new paths.
 #[doc(hidden)]
 pub use crate::overflow::layers::PairedSums;
-pub use feature_rows::FeatureRows;
-pub use threat_transformer::ThreatTransformer;
-pub use transformer::{i16_values, join_halves, transform_accumulators, transform_clip, transform_pairwise, Transformer};
-pub use wide_affine::WideAffine;
+#[doc(hidden)]
+pub use crate::params::{Affine, FeatureRows, FloatAffine, ThreatTransformer, Transformer, WideAffine};

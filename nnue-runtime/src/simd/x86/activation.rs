@@ -169,7 +169,7 @@ impl Avx2Activations {
     /// [`Self::clipped_relu`] would undo: in every 32 bytes, the four-byte
     /// chunks hold the values of chunks `0, 2, 4, 6, 1, 3, 5, 7` in order
     /// ([`crate::kernels::layout::avx2_packed_order`]). For a layer whose
-    /// weights are laid out for it ([`crate::scalar::Affine::order_inputs`]).
+    /// weights are laid out for it ([`crate::params::Affine::order_inputs`]).
     /// `N` must be a multiple of 32, `f`'s maximum at most 127 and a
     /// square's shift one whose 16-bit high product reaches it.
     ///

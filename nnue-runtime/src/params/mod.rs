@@ -1,0 +1,20 @@
+//! Every backend's parameters: the feature transformers' rows and the
+//! layers' weights and biases, as read from a net file (or built from
+//! bullet's tensors), and their rearrangement into the layout a backend's
+//! kernels read ([`crate::kernels::layout`]: lanes permuted as a register
+//! packs them, weights in four-byte columns, inputs in a producer's
+//! order). The scalar backend reads them as loaded.
+
+mod affine;
+mod feature_rows;
+mod float_affine;
+mod threat_transformer;
+mod transformer;
+mod wide_affine;
+
+pub use affine::Affine;
+pub use feature_rows::FeatureRows;
+pub use float_affine::FloatAffine;
+pub use threat_transformer::ThreatTransformer;
+pub use transformer::{i16_values, join_halves, transform_accumulators, transform_clip, transform_pairwise, Transformer};
+pub use wide_affine::WideAffine;
