@@ -3,7 +3,8 @@
 //! bullet's tensors), and their rearrangement into the layout a backend's
 //! kernels read ([`crate::kernels::layout`]: lanes permuted as a register
 //! packs them, weights in four-byte columns, inputs in a producer's
-//! order). The scalar backend reads them as loaded.
+//! order). The scalar backend reads them as loaded; its forward pass over
+//! them is in [`crate::scalar`].
 
 mod affine;
 mod feature_rows;
@@ -16,5 +17,5 @@ pub use affine::Affine;
 pub use feature_rows::FeatureRows;
 pub use float_affine::FloatAffine;
 pub use threat_transformer::ThreatTransformer;
-pub use transformer::{i16_values, join_halves, transform_accumulators, transform_clip, transform_pairwise, Transformer};
+pub use transformer::Transformer;
 pub use wide_affine::WideAffine;

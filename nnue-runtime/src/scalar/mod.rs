@@ -1,10 +1,20 @@
 //! The scalar reference kernels: plain Rust, the semantics every SIMD backend
-//! must reproduce bit for bit.
+//! must reproduce bit for bit. The activations and the transformer's output
+//! stage are functions; the layers' forward passes are methods of their
+//! parameters ([`crate::params`]): `Affine::propagate`,
+//! `WideAffine::propagate` and `finish`, `FloatAffine::propagate` (which
+//! every backend runs), `Transformer::accumulate`, `add` and `remove`,
+//! `ThreatTransformer::psqt` and `threat_psqt`.
 
 mod activation;
+mod affine;
+mod float_affine;
+mod threat_transformer;
+mod transformer;
+mod wide_affine;
 
 pub use activation::{clipped_relu, crelu_f32, screlu, sqr_clipped_relu, to_float, to_int};
-pub use crate::params::{i16_values, join_halves, transform_accumulators, transform_clip, transform_pairwise};
+pub use transformer::{i16_values, join_halves, transform_accumulators, transform_clip, transform_pairwise};
 
 // The old paths of the parameters (now in [`crate::params`]) and of
 // PairedSums (decided by the overflow proof: [`crate::overflow::layers`]),
