@@ -3,7 +3,7 @@
 //! checking the RON file, and generating the module (the macro's whole work
 //! besides reading the file).
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 
 /// The shipped architectures: (file under `archs/` without `.ron`, text).
 macro_rules! shipped {

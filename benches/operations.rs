@@ -13,8 +13,8 @@
 #[path = "../tests/support/mod.rs"]
 mod support;
 
-use criterion::{criterion_group, criterion_main, Criterion};
-use nnue::runtime::bench::{parse_moves, Bench, BenchPosition, Operation, TIMING_MOVES};
+use criterion::{Criterion, criterion_group, criterion_main};
+use nnue::runtime::bench::{Bench, BenchPosition, Operation, TIMING_MOVES, parse_moves};
 use nnue::runtime::{ArchEntry, Isa, LoadOptions, Network};
 use std::time::Duration;
 

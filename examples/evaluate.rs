@@ -22,7 +22,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // From scratch: both accumulators, then the selected layer stack.
     let eval = network.evaluate(&position);
     println!("{fen}");
-    println!("bucket {}  psqt {}  positional {}  value {} (internal units, side to move)", eval.bucket, eval.psqt, eval.positional, eval.value);
+    println!(
+        "bucket {}  psqt {}  positional {}  value {} (internal units, side to move)",
+        eval.bucket, eval.psqt, eval.positional, eval.value
+    );
 
     // The same through an accumulator the engine keeps.
     let mut accumulator = Box::new(sfnnv9::Accumulator::default());

@@ -7,8 +7,8 @@
 //! cargo run --release --example perft -- .cache/nets/nn-37f18f62d772.nnue [DEPTH] [FEN]
 //! ```
 
-use nnue::runtime::shakmaty::move_changes;
 use nnue::runtime::AccumulatorStack;
+use nnue::runtime::shakmaty::move_changes;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 use std::time::Instant;
@@ -47,7 +47,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let net_path = args.next().ok_or("usage: perft NET.nnue [DEPTH] [FEN]")?;
     let depth: u32 = args.next().map_or(Ok(3), |a| a.parse())?;
-    let fen = args.next().unwrap_or_else(|| "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".to_owned());
+    let fen = args
+        .next()
+        .unwrap_or_else(|| "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".to_owned());
 
     let network = Network::from_file(&net_path)?;
     let root: Chess = Fen::from_ascii(fen.as_bytes())?.into_position(CastlingMode::Standard)?;
@@ -56,7 +58,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     walk.stack.reset(&root);
     walk.visit(&root, depth);
     let seconds = start.elapsed().as_secs_f64();
-    println!("nodes={} mismatches={} nodes_per_sec={:.0} (fresh evaluations included)", walk.nodes, walk.mismatches, walk.nodes as f64 / seconds);
+    println!(
+        "nodes={} mismatches={} nodes_per_sec={:.0} (fresh evaluations included)",
+        walk.nodes,
+        walk.mismatches,
+        walk.nodes as f64 / seconds
+    );
     if walk.mismatches > 0 {
         return Err("the incremental evaluation differed from a fresh one".into());
     }

@@ -106,7 +106,6 @@
 //! # }
 //! ```
 
-pub use nnue_macros::nnue;
 /// `for_each_shipped_arch!(callback)`: `callback! { ... }` with one entry
 /// per architecture shipped in `archs/` (the module `nnue!` makes of it, the
 /// file, its text, whether it implements [`runtime::Network`]); what the
@@ -114,6 +113,7 @@ pub use nnue_macros::nnue;
 /// `nnue_macros::for_each_shipped_arch`.
 #[doc(hidden)]
 pub use nnue_macros::for_each_shipped_arch;
+pub use nnue_macros::nnue;
 /// The runtime that generated code calls (and engines use for positions,
 /// errors and results).
 pub use nnue_runtime as runtime;

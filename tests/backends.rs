@@ -8,15 +8,17 @@ mod support;
 
 use nnue::runtime::{Color, Isa, LayerOutput, Position as _};
 use proptest::prelude::*;
-use shakmaty::{fen::Fen, CastlingMode, Chess, Position as _};
-
+use shakmaty::{CastlingMode, Chess, Position as _, fen::Fen};
 
 /// The sorted symmetric difference of two feature lists: (removed, added).
 fn diff(old: &[u32], new: &[u32]) -> (Vec<u32>, Vec<u32>) {
     let (mut old, mut new) = (old.to_vec(), new.to_vec());
     old.sort_unstable();
     new.sort_unstable();
-    (old.iter().filter(|f| new.binary_search(f).is_err()).copied().collect(), new.iter().filter(|f| old.binary_search(f).is_err()).copied().collect())
+    (
+        old.iter().filter(|f| new.binary_search(f).is_err()).copied().collect(),
+        new.iter().filter(|f| old.binary_search(f).is_err()).copied().collect(),
+    )
 }
 
 /// A random game of `plies` moves from `support::STARTS[start]`.

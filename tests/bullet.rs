@@ -16,12 +16,14 @@ nnue::nnue!(include "bullet/reckless-v30.ron");
 /// `(fen, output)` rows of a bullet reference file (no header line).
 fn reference(file: &str) -> Vec<(String, i32)> {
     let path = support::reference_dir().join("bullet").join(file);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reference {} unreadable: {e}", path.display()));
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reference {} unreadable: {e}", path.display()));
     let rows: Vec<(String, i32)> = text
         .lines()
         .filter(|l| !l.is_empty())
         .map(|l| {
-            let (fen, output) = l.split_once('\t').unwrap_or_else(|| panic!("{}: `{l}` is not `fen<TAB>output`", path.display()));
+            let (fen, output) =
+                l.split_once('\t').unwrap_or_else(|| panic!("{}: `{l}` is not `fen<TAB>output`", path.display()));
             (fen.to_owned(), output.parse().unwrap_or_else(|e| panic!("{}: `{output}`: {e}", path.display())))
         })
         .collect();
@@ -50,10 +52,17 @@ fn check_bytes(entry: ArchEntry, net: &str, bytes: &[u8], tsv: &str) {
             .enumerate()
             .filter_map(|(i, (fen, want))| {
                 let ours = network.evaluate_board(&board(fen));
-                (ours.value != *want).then(|| format!("row {i} `{fen}`: ours {} (bucket {}), engine {want}", ours.value, ours.bucket))
+                (ours.value != *want)
+                    .then(|| format!("row {i} `{fen}`: ours {} (bucket {}), engine {want}", ours.value, ours.bucket))
             })
             .collect();
-        assert!(mismatches.is_empty(), "{net} on {isa}: {} of {} rows differ, first: {:#?}", mismatches.len(), rows.len(), &mismatches[..mismatches.len().min(5)]);
+        assert!(
+            mismatches.is_empty(),
+            "{net} on {isa}: {} of {} rows differ, first: {:#?}",
+            mismatches.len(),
+            rows.len(),
+            &mismatches[..mismatches.len().min(5)]
+        );
         eprintln!("{net} on {isa}: {} of {} rows equal", rows.len(), rows.len());
     }
 }
@@ -66,7 +75,11 @@ fn obsidian_net512_buckets() {
 /// A float tail: f32 layers summed in input order, on every backend.
 #[test]
 fn akimbo_morelayers_8_crelu_16_crelu_epoch17() {
-    check(akimbo::ENTRY, "akimbo-morelayers-8-crelu-16-crelu-epoch17.bin", "akimbo-morelayers-8-crelu-16-crelu-epoch17.tsv");
+    check(
+        akimbo::ENTRY,
+        "akimbo-morelayers-8-crelu-16-crelu-epoch17.bin",
+        "akimbo-morelayers-8-crelu-16-crelu-epoch17.tsv",
+    );
 }
 
 /// Reckless's v30 net (not in the repository: read from the nets directory,
@@ -119,7 +132,10 @@ fn weights_beyond_the_16_bit_bound_fall_back() {
     let sixteen = bound("out 16-bit products").expect("the other stacks' 16-bit products");
     assert_eq!((sixteen.ty, sixteen.margin()), (nnue::runtime::overflow::Int::I16, 32767 - 255 * 126));
     let wide = bound("out products").expect("bucket 3's products");
-    assert_eq!((wide.ty, wide.range.max, wide.tightest.as_str()), (nnue::runtime::overflow::Int::I32, 255 * 200, "layer stack 3, output 0"));
+    assert_eq!(
+        (wide.ty, wide.range.max, wide.tightest.as_str()),
+        (nnue::runtime::overflow::Int::I32, 255 * 200, "layer stack 3, output 0")
+    );
     let mut changed = 0;
     for isa in support::isas() {
         let network = obsidian::Network::from_bytes_with_isa(&bytes, isa).unwrap();
@@ -141,6 +157,8 @@ fn akimbo_file_size_is_checked() {
     for len in [bytes.len() - 1, bytes.len() + 1] {
         let mut file = bytes.clone();
         file.resize(len, 0);
-        assert!(matches!(akimbo::Network::from_bytes(&file), Err(LoadError::Size { expected, actual, .. }) if expected == bytes.len() && actual == len));
+        assert!(
+            matches!(akimbo::Network::from_bytes(&file), Err(LoadError::Size { expected, actual, .. }) if expected == bytes.len() && actual == len)
+        );
     }
 }

@@ -2,7 +2,9 @@
 //! feature_sets.rs`: dimensions, most active features, hash word) are the
 //! runtime's.
 
-use nnue::runtime::features::{threat_targets, BoardFeatures, FullThreats, HalfKAv2, HalfKAv2Hm, HalfKP, PawnPairs, STOCKFISH_18_TARGETS};
+use nnue::runtime::features::{
+    BoardFeatures, FullThreats, HalfKAv2, HalfKAv2Hm, HalfKP, PawnPairs, STOCKFISH_18_TARGETS, threat_targets,
+};
 use nnue::runtime::{FeatureSet, PieceKind};
 use nnue_spec::ir::{Encoding, FeatureSetKind, IntType};
 use nnue_spec::schema::{FeatureSpec, ThreatTargets};
@@ -70,7 +72,14 @@ fn stockfish_19_threats() {
 fn piece_square_layouts() {
     use nnue_spec::schema::{Mirror, PieceSquareSpec, PlaneOrder};
     let spec = |layout: PieceSquareSpec| {
-        let spec = FeatureSpec { set: FeatureSetKind::PieceSquare, weight: IntType::I16, encoding: None, hash: None, targets: None, layout: Some(layout) };
+        let spec = FeatureSpec {
+            set: FeatureSetKind::PieceSquare,
+            weight: IntType::I16,
+            encoding: None,
+            hash: None,
+            targets: None,
+            layout: Some(layout),
+        };
         nnue_spec::feature_sets::describe(&spec, Encoding::Raw)
     };
     let hm = spec(PieceSquareSpec {
@@ -88,7 +97,10 @@ fn piece_square_layouts() {
         let oriented = if square % 8 < 4 { square ^ 7 } else { square };
         assert_eq!(
             usize::from(layout.king_buckets[oriented]) * 704,
-            nnue::runtime::features::PieceSquare::<nnue::runtime::features::StockfishHalfKAv2Hm>::bucket_base(nnue::runtime::Color::White, king)
+            nnue::runtime::features::PieceSquare::<nnue::runtime::features::StockfishHalfKAv2Hm>::bucket_base(
+                nnue::runtime::Color::White,
+                king
+            )
         );
     }
     // Obsidian's 4 buckets by the own king's square: 12 planes of 64.

@@ -9,7 +9,7 @@ mod support;
 use nnue::runtime::features::{BoardFeatures, FullThreats, HalfKAv2Hm, STOCKFISH_18_TARGETS};
 use nnue::runtime::scalar::ThreatTransformer;
 use nnue::runtime::{FeatureList, FeatureSet, NetReader, Position};
-use support::{board, net, Reference};
+use support::{Reference, board, net};
 
 /// Lanes per perspective of the big net.
 const L1: usize = 1024;
@@ -26,7 +26,8 @@ fn transformer() -> ThreatTransformer<L1, BUCKETS> {
     let mut r = NetReader::new(&bytes, "sf_18 big net");
     r.header().expect("a header");
     r.expect_hash("the transformer hash", THREATS_HASH ^ (2 * L1 as u32)).expect("FullThreats' transformer hash");
-    let transformer = ThreatTransformer::read(&mut r, Threats::DIMENSIONS, HalfKAv2Hm::DIMENSIONS).expect("the transformer");
+    let transformer =
+        ThreatTransformer::read(&mut r, Threats::DIMENSIONS, HalfKAv2Hm::DIMENSIONS).expect("the transformer");
     // What follows is exactly the 8 layer stacks: a hash word, fc_0 (16 i32
     // biases, 16 x 1024 i8), fc_1 (32 i32, 32 x 32 i8), fc_2 (1 i32, 32 i8).
     let stack = 4 + (16 * 4 + 16 * L1) + (32 * 4 + 32 * 32) + (4 + 32);
@@ -68,17 +69,29 @@ fn threat_and_total_psqt_accumulators_match_stockfish_18() {
             let expected_total = columns(row, &format!("psqtacc_{side}"));
             if threat != expected_threat {
                 threat_ok = false;
-                failures.push(format!("{fen} {side} ({perspective:?}) threat: ours {threat:?}, Stockfish {expected_threat:?}"));
+                failures.push(format!(
+                    "{fen} {side} ({perspective:?}) threat: ours {threat:?}, Stockfish {expected_threat:?}"
+                ));
             }
             if total != expected_total {
                 total_ok = false;
-                failures.push(format!("{fen} {side} ({perspective:?}) total: ours {total:?}, Stockfish {expected_total:?}"));
+                failures.push(format!(
+                    "{fen} {side} ({perspective:?}) total: ours {total:?}, Stockfish {expected_total:?}"
+                ));
             }
         }
         threat_rows += usize::from(threat_ok);
         total_rows += usize::from(total_ok);
     }
-    eprintln!("{threat_rows}/{} rows match threatacc, {total_rows}/{} match psqtacc", reference.rows.len(), reference.rows.len());
-    assert!(failures.is_empty(), "{} mismatches, first ones:\n{}", failures.len(), failures[..failures.len().min(10)].join("\n"));
+    eprintln!(
+        "{threat_rows}/{} rows match threatacc, {total_rows}/{} match psqtacc",
+        reference.rows.len(),
+        reference.rows.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} mismatches, first ones:\n{}",
+        failures.len(),
+        failures[..failures.len().min(10)].join("\n")
+    );
 }
-

@@ -62,7 +62,9 @@ fn net_edits_threats_corpus() {
 #[test]
 fn edit_bases_load() {
     use nnue::runtime::Isa;
-    assert!(fuzz::sfnnv9_small::Network::from_bytes_with_isa(&fuzz::sfnnv9_small::random_net_file(1), Isa::best()).is_ok());
+    assert!(
+        fuzz::sfnnv9_small::Network::from_bytes_with_isa(&fuzz::sfnnv9_small::random_net_file(1), Isa::best()).is_ok()
+    );
     let threats = fuzz::threats_and_pieces::random_net_file(2);
     assert!(fuzz::threats_and_pieces::Network::from_bytes_with_isa(&threats, Isa::best()).is_ok());
     let three = fuzz::threats_pairs_and_pieces::random_net_file(4);
@@ -106,12 +108,26 @@ fn write_seeds() {
         for entry in std::fs::read_dir(&group).into_iter().flatten() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "ron") {
-                let name = format!("ui-{}-{}", group.file_name().unwrap().to_str().unwrap(), path.file_name().unwrap().to_str().unwrap());
+                let name = format!(
+                    "ui-{}-{}",
+                    group.file_name().unwrap().to_str().unwrap(),
+                    path.file_name().unwrap().to_str().unwrap()
+                );
                 write("spec", &name, &std::fs::read(&path).unwrap());
             }
         }
     }
-    for net in ["nn-82215d0fd0df", "nn-26abeed38351", "nn-13406b1dcbe0", "nn-6877cd24400e", "nn-5af11540bbfe", "nn-1c0000000000", "nn-37f18f62d772", "nn-c288c895ea92", "nn-1a298aa575a0"] {
+    for net in [
+        "nn-82215d0fd0df",
+        "nn-26abeed38351",
+        "nn-13406b1dcbe0",
+        "nn-6877cd24400e",
+        "nn-5af11540bbfe",
+        "nn-1c0000000000",
+        "nn-37f18f62d772",
+        "nn-c288c895ea92",
+        "nn-1a298aa575a0",
+    ] {
         let bytes = std::fs::read(support::net(&format!("{net}.nnue"))).unwrap();
         write("net_bytes", &format!("{net}-head"), &bytes[..4096]);
         write("net_bytes", &format!("{net}-header"), &bytes[..200]);

@@ -9,7 +9,7 @@ mod support;
 
 use nnue::runtime::walk::{evaluate_fresh, walk};
 use nnue::runtime::{AccumulatorStack, Isa, Network, RefreshCache, Rng};
-use shakmaty::{fen::Fen, CastlingMode, Chess, Move, Position as _};
+use shakmaty::{CastlingMode, Chess, Move, Position as _, fen::Fen};
 
 /// Make/unmake steps per architecture and backend: 100,000, or
 /// `NNUE_INCREMENTAL_STEPS` (the aarch64 runs under qemu use fewer).
@@ -110,7 +110,13 @@ fn random_walk<N: Network>(net: &N, steps: u64, seed: u64, what: &str) -> Kinds 
             let pos = line.last().unwrap();
             let lazy = stack.evaluate(net, pos);
             let fresh = evaluate_fresh(net, pos);
-            assert_eq!(lazy, fresh, "{what}: step {step}, ply {}, {}", stack.ply(), Fen::from_position(pos, shakmaty::EnPassantMode::Legal));
+            assert_eq!(
+                lazy,
+                fresh,
+                "{what}: step {step}, ply {}, {}",
+                stack.ply(),
+                Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+            );
             evaluated += 1;
         }
     }
@@ -238,7 +244,8 @@ fn obsidian_net() {
 #[test]
 fn akimbo_net() {
     use akimbo::akimbo as arch;
-    let bytes = support::bytes(&support::repo().join("tests/nets/bullet/akimbo-morelayers-8-crelu-16-crelu-epoch17.bin"));
+    let bytes =
+        support::bytes(&support::repo().join("tests/nets/bullet/akimbo-morelayers-8-crelu-16-crelu-epoch17.bin"));
     for isa in support::isas() {
         let net = arch::Network::from_bytes_with_isa(&bytes, isa).unwrap();
         let what = format!("akimbo-morelayers-8-crelu-16-crelu-epoch17.bin, {isa}");
@@ -355,19 +362,38 @@ fn king_moves_within_a_bucket_are_updates() {
     assert!(arch::Network::same_view(Color::Black, sq("c8"), sq("d8")));
     let king_move = |from: &str, to: &str| {
         let mut changes = MoveChanges::default();
-        changes.push(PieceChange { piece: Piece { color: white, kind: PieceKind::King }, from: Some(sq(from)), to: Some(sq(to)) });
+        changes.push(PieceChange {
+            piece: Piece { color: white, kind: PieceKind::King },
+            from: Some(sq(from)),
+            to: Some(sq(to)),
+        });
         changes
     };
-    let (mut removed, mut added) = (<arch::Network as Network>::Changes::default(), <arch::Network as Network>::Changes::default());
-    assert!(king_move("c1", "d1").features(white, sq("d1"), arch::Network::same_view, arch::Network::feature, &mut removed, &mut added));
+    let (mut removed, mut added) =
+        (<arch::Network as Network>::Changes::default(), <arch::Network as Network>::Changes::default());
+    assert!(king_move("c1", "d1").features(
+        white,
+        sq("d1"),
+        arch::Network::same_view,
+        arch::Network::feature,
+        &mut removed,
+        &mut added
+    ));
     assert_eq!((removed.as_slice().len(), added.as_slice().len()), (1, 1), "only the king's feature");
-    assert!(!king_move("c1", "b1").changes_view(Color::Black, arch::Network::same_view), "the other side's view is unchanged");
+    assert!(
+        !king_move("c1", "b1").changes_view(Color::Black, arch::Network::same_view),
+        "the other side's view is unchanged"
+    );
     assert!(king_move("c1", "b1").changes_view(white, arch::Network::same_view));
 
     // Through the stack: 1. Kd1 (from c1) is an update, then Kc1 Kb1 a refresh.
     let net = arch::Network::from_bytes_with_isa(&arch::random_net_file(5), Isa::best()).unwrap();
     let mut stack = AccumulatorStack::new(&net);
-    let mut pos: Chess = "4k3/pppppppp/8/8/8/8/PPPPPPPP/2K5 w - - 0 1".parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+    let mut pos: Chess = "4k3/pppppppp/8/8/8/8/PPPPPPPP/2K5 w - - 0 1"
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
     stack.reset(&pos);
     stack.evaluate(&net, &pos);
     for uci in ["c1d1", "e8d8", "d1c1", "d8e8", "c1b1"] {

@@ -91,5 +91,8 @@ fn the_model_knows_the_runtime_types() {
     let accumulator: usize = buffers.iter().filter(|b| b.what.starts_with("accumulator")).map(|b| b.bytes).sum();
     assert_eq!(accumulator, size_of::<widest_transformer::widest_transformer::Accumulator>());
     let transformed = buffers.iter().find(|b| b.what.starts_with("transformer output")).unwrap().bytes;
-    assert_eq!(transformed, size_of::<nnue::runtime::Aligned<[u8; widest_transformer::widest_transformer::TRANSFORMED]>>());
+    assert_eq!(
+        transformed,
+        size_of::<nnue::runtime::Aligned<[u8; widest_transformer::widest_transformer::TRANSFORMED]>>()
+    );
 }

@@ -68,7 +68,9 @@ fn wrong_hashes_name_their_section_and_offset() {
     let message = load(&b).err().unwrap().to_string();
     assert_eq!(
         message,
-        format!("the transformer hash at offset {t} is 0x7F234DA8, but architecture `sfnnv9-small` expects 0x7F234DB8 (a net of another architecture?)")
+        format!(
+            "the transformer hash at offset {t} is 0x7F234DA8, but architecture `sfnnv9-small` expects 0x7F234DB8 (a net of another architecture?)"
+        )
     );
 }
 
@@ -94,7 +96,9 @@ fn a_feature_set_without_its_hash_word_names_the_word() {
     assert_eq!(king_buckets::TRANSFORMER_HASH, 2 * 128, "no hash word: 2 * L1 alone");
     let error = king_buckets::Network::from_bytes_with_isa(&b, nnue::runtime::Isa::Scalar).err().unwrap();
     match error {
-        LoadError::FeatureSetHash { offset: 4, set_hash, dimensions, transformer_offset, transformer_found, .. } => {
+        LoadError::FeatureSetHash {
+            offset: 4, set_hash, dimensions, transformer_offset, transformer_found, ..
+        } => {
             assert_eq!((set_hash, dimensions, transformer_offset, transformer_found), (word, 128, t, word ^ 256));
         }
         ref other => panic!("{other}"),
@@ -206,7 +210,14 @@ fn truncated_raw_net_names_the_layer() {
     let b = bytes(&net("nn-82215d0fd0df.nnue"));
     match sfnnv1::Network::from_bytes_with_isa(&b[..b.len() - 10], nnue::runtime::Isa::Scalar) {
         Err(e @ LoadError::Truncated { .. }) => {
-            assert_eq!(e.to_string(), format!("file ends at offset {} while reading layer stack 0 fc_2 weights (32 bytes needed at offset {})", b.len() - 10, b.len() - 32));
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "file ends at offset {} while reading layer stack 0 fc_2 weights (32 bytes needed at offset {})",
+                    b.len() - 10,
+                    b.len() - 32
+                )
+            );
         }
         other => panic!("{:?}", other.err()),
     }

@@ -35,7 +35,11 @@ fn sections(b: &[u8]) -> [usize; 5] {
 fn sections_and_errors_of_the_real_net() {
     let b = bytes(&net("nn-c288c895ea92.nnue"));
     let [biases, threats, pieces, psqt, stacks] = sections(&b);
-    assert_eq!(b.len() - stacks, 8 * (4 + (16 * 4 + 16 * 1024) + (32 * 4 + 32 * 32) + (4 + 32)), "the sections end where the layer stacks begin");
+    assert_eq!(
+        b.len() - stacks,
+        8 * (4 + (16 * 4 + 16 * 1024) + (32 * 4 + 32 * 32) + (4 + 32)),
+        "the sections end where the layer stacks begin"
+    );
     // Cut inside each section: a truncation naming it.
     for (cut, what) in [
         (biases + 30, "transformer biases"),
@@ -53,7 +57,9 @@ fn sections_and_errors_of_the_real_net() {
     let mut broken = b.clone();
     broken[pieces] ^= 0x20;
     match load(&broken) {
-        Err(LoadError::Leb128Magic { what, offset }) => assert_eq!((what.as_str(), offset), ("HalfKAv2_hm weights", pieces)),
+        Err(LoadError::Leb128Magic { what, offset }) => {
+            assert_eq!((what.as_str(), offset), ("HalfKAv2_hm weights", pieces))
+        }
         other => panic!("{:?}", other.err()),
     }
     // Lane 0's bias at 20,000 (it is -10): every lane still provably fits
@@ -83,7 +89,9 @@ fn sections_and_errors_of_the_real_net() {
     };
     let strong = lane_0_at_127(&biased, threats + biased.len() - b.len());
     match load(&strong) {
-        Err(e @ LoadError::Overflow { .. }) => assert!(e.to_string().contains("accumulator") && e.to_string().contains("lane 0"), "{e}"),
+        Err(e @ LoadError::Overflow { .. }) => {
+            assert!(e.to_string().contains("accumulator") && e.to_string().contains("lane 0"), "{e}")
+        }
         other => panic!("{:?}", other.err().map(|e| e.to_string())),
     }
     let threats_only = lane_0_at_127(&b, threats);

@@ -42,7 +42,11 @@ fn sections(b: &[u8]) -> [usize; 8] {
 fn sections_and_errors_of_the_real_net() {
     let b = bytes(&net("nn-1a298aa575a0.nnue"));
     let [biases, threats, threat_psqt, pairs, pair_psqt, pieces, piece_psqt, stacks] = sections(&b);
-    assert_eq!(b.len() - stacks, 8 * (4 + (32 * 4 + 32 * 1024) + (32 * 4 + 32 * 64) + (4 + 128)), "the sections end where the layer stacks begin");
+    assert_eq!(
+        b.len() - stacks,
+        8 * (4 + (32 * 4 + 32 * 1024) + (32 * 4 + 32 * 64) + (4 + 128)),
+        "the sections end where the layer stacks begin"
+    );
     assert!(load(&b).is_ok());
     // Cut inside each section: a truncation naming it.
     for (cut, what) in [
@@ -74,7 +78,9 @@ fn sections_and_errors_of_the_real_net() {
     let mut short = b.clone();
     short.remove(pairs + 5);
     match load(&short) {
-        Err(LoadError::Leb128Magic { what, offset }) => assert_eq!((what.as_str(), offset), ("PP_3Wide PSQT weights", pair_psqt)),
+        Err(LoadError::Leb128Magic { what, offset }) => {
+            assert_eq!((what.as_str(), offset), ("PP_3Wide PSQT weights", pair_psqt))
+        }
         other => panic!("{:?}", other.err()),
     }
 }

@@ -37,25 +37,14 @@ fn bias(b: &[u8], lane: usize) -> i64 {
 }
 
 fn load(b: &[u8], allow_overflow: bool) -> Result<Network, LoadError> {
-    Network::from_bytes_with(
-        b,
-        LoadOptions {
-            isa: Some(Isa::Scalar),
-            allow_overflow,
-        },
-    )
+    Network::from_bytes_with(b, LoadOptions { isa: Some(Isa::Scalar), allow_overflow })
 }
 
 #[test]
 fn random_nets_are_proven() {
     let net = load(&sfnnv1::random_net_file(7), false).unwrap();
     assert!(net.overflow_proof().holds());
-    let names: Vec<&str> = net
-        .overflow_proof()
-        .bounds()
-        .iter()
-        .map(|b| b.value.as_str())
-        .collect();
+    let names: Vec<&str> = net.overflow_proof().bounds().iter().map(|b| b.value.as_str()).collect();
     assert_eq!(
         names,
         [
@@ -80,24 +69,14 @@ fn the_accumulator_bound_is_attained_by_a_full_board() {
     let net = load(&b, false).unwrap();
     let accumulator = &net.overflow_proof().bounds()[0];
     assert_eq!(accumulator.value, "transformer accumulator");
-    assert!(
-        accumulator.tightest.starts_with(&format!("lane {LANE},")),
-        "{}",
-        accumulator.tightest
-    );
-    assert_eq!(
-        accumulator.tightest_range,
-        Interval::new(bias(&b, LANE), bias(&b, LANE) + 30_000)
-    );
+    assert!(accumulator.tightest.starts_with(&format!("lane {LANE},")), "{}", accumulator.tightest);
+    assert_eq!(accumulator.tightest_range, Interval::new(bias(&b, LANE), bias(&b, LANE) + 30_000));
 
     let start = support::board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
     let mut acc = sfnnv1::Accumulator::default();
     net.refresh(&start, &mut acc);
     for perspective in [Color::White, Color::Black] {
-        assert_eq!(
-            i64::from(net.accumulator_values(&acc, perspective)[LANE]),
-            accumulator.tightest_range.max
-        );
+        assert_eq!(i64::from(net.accumulator_values(&acc, perspective)[LANE]), accumulator.tightest_range.max);
     }
 }
 
@@ -106,25 +85,14 @@ fn a_lane_that_can_overflow_is_rejected_and_named() {
     let b = net_with_lane_weight(1100);
     let expected_max = bias(&b, LANE) + 33_000;
     match load(&b, false) {
-        Err(LoadError::Overflow {
-            value,
-            at,
-            range,
-            ty,
-        }) => {
-            assert_eq!(
-                (value.as_str(), range.max, ty.name()),
-                ("transformer accumulator", expected_max, "i16")
-            );
+        Err(LoadError::Overflow { value, at, range, ty }) => {
+            assert_eq!((value.as_str(), range.max, ty.name()), ("transformer accumulator", expected_max, "i16"));
             assert!(at.starts_with(&format!("lane {LANE},")), "{at}");
         }
         other => panic!("expected an overflow error, got {:?}", other.err()),
     }
     let message = load(&b, false).err().unwrap().to_string();
-    assert!(
-        message.contains(&format!("lane {LANE}")) && message.contains(&expected_max.to_string()),
-        "{message}"
-    );
+    assert!(message.contains(&format!("lane {LANE}")) && message.contains(&expected_max.to_string()), "{message}");
 
     // Allowed explicitly, it loads, and the proof still says where.
     let net = load(&b, true).unwrap();
@@ -139,13 +107,8 @@ fn an_affine_sum_that_can_overflow_is_rejected_and_named() {
     let at = b.len() - 32 - 4;
     b[at..at + 4].copy_from_slice(&(i32::MAX - 100).to_le_bytes());
     match load(&b, false) {
-        Err(LoadError::Overflow {
-            value, at, range, ..
-        }) => {
-            assert_eq!(
-                (value.as_str(), at.as_str()),
-                ("fc_2 sums", "layer stack 0, output 0")
-            );
+        Err(LoadError::Overflow { value, at, range, .. }) => {
+            assert_eq!((value.as_str(), at.as_str()), ("fc_2 sums", "layer stack 0, output 0"));
             assert!(range.max > i64::from(i32::MAX));
         }
         other => panic!("expected an overflow error, got {:?}", other.err()),

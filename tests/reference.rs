@@ -8,7 +8,7 @@
 mod support;
 
 use nnue::runtime::{AnyNetwork, ArchEntry};
-use support::{board, net, Reference};
+use support::{Reference, board, net};
 
 nnue::nnue!(include "sfnnv1.ron");
 nnue::nnue!(include "sfnnv2.ron");
@@ -63,7 +63,8 @@ fn check_network(reference: &Reference, file: &str, network: &dyn AnyNetwork, va
     for (i, row) in reference.rows.iter().enumerate() {
         let fen = &row["fen"];
         let ours = network.evaluate_board(&board(fen));
-        let int = |column: &str| -> i32 { row[column].parse().unwrap_or_else(|e| panic!("{file} row {i} {column}: {e}")) };
+        let int =
+            |column: &str| -> i32 { row[column].parse().unwrap_or_else(|e| panic!("{file} row {i} {column}: {e}")) };
         let mut expected: Vec<(String, i32)> = Vec::new();
         let mut actual: Vec<(String, i32)> = Vec::new();
         if row.contains_key("output_raw") {
@@ -95,10 +96,15 @@ fn check_network(reference: &Reference, file: &str, network: &dyn AnyNetwork, va
         actual.push(("value".into(), ours.value));
         // The overflow proof's bounds hold on every real position.
         let proof = network.overflow_proof();
-        let bound = |name: &str| proof.bounds().iter().find(|b| b.value == name).unwrap_or_else(|| panic!("no `{name}` bound")).range;
+        let bound = |name: &str| {
+            proof.bounds().iter().find(|b| b.value == name).unwrap_or_else(|| panic!("no `{name}` bound")).range
+        };
         for (name, v) in [("stack output", ours.positional[ours.bucket]), ("evaluation", ours.value)] {
             let range = bound(name);
-            assert!((range.min..=range.max).contains(&i64::from(v)), "{file} row {i}: {name} {v} outside the proven {range}");
+            assert!(
+                (range.min..=range.max).contains(&i64::from(v)),
+                "{file} row {i}: {name} {v} outside the proven {range}"
+            );
         }
         for (column, want) in &expected {
             let got = actual.iter().find(|(c, _)| c == column).map(|(_, v)| *v);
@@ -214,7 +220,12 @@ fn sf_17_1_through_a_piece_square_layout() {
 /// backend.
 #[test]
 fn sf_18_sfnnv10_psqt_accumulators() {
-    psqt_accumulators!(sfnnv10, "sf_18/nn-c288c895ea92.tsv", "nn-c288c895ea92.nnue", nnue::runtime::LoadOptions::default());
+    psqt_accumulators!(
+        sfnnv10,
+        "sf_18/nn-c288c895ea92.tsv",
+        "nn-c288c895ea92.nnue",
+        nnue::runtime::LoadOptions::default()
+    );
 }
 
 /// Stockfish 19's net (Stockfish master of 2026-08-03), FullThreats with
@@ -228,7 +239,8 @@ fn sf_18_sfnnv10_psqt_accumulators() {
 fn sf_head_sfnnv16() {
     let bytes = std::fs::read(net("nn-1a298aa575a0.nnue")).unwrap();
     let loaded = sfnnv16::Network::from_bytes(&bytes).expect("the proof holds");
-    let accumulator = loaded.overflow_proof().bounds().iter().find(|b| b.value == "transformer accumulator").expect("bounded");
+    let accumulator =
+        loaded.overflow_proof().bounds().iter().find(|b| b.value == "transformer accumulator").expect("bounded");
     assert!(accumulator.holds(), "{accumulator:?}");
     check_loaded(
         "sf_head/nn-1a298aa575a0.tsv",
@@ -263,7 +275,11 @@ fn sf_19_lite() {
     let reference = Reference::read(file);
     let bytes = std::fs::read(net("nn-61e7af4bb97d.nnue")).unwrap();
     let in_check = reference.rows.iter().filter(|row| row["in_check"] == "1").count();
-    assert!(reference.rows.len() - in_check > 1000, "{file}: only {} rows out of check", reference.rows.len() - in_check);
+    assert!(
+        reference.rows.len() - in_check > 1000,
+        "{file}: only {} rows out of check",
+        reference.rows.len() - in_check
+    );
     for isa in support::isas() {
         let network = sf19_lite::Network::from_bytes_with(&bytes, nnue::runtime::LoadOptions::isa(isa)).unwrap();
         assert_eq!(network.isa(), isa);
@@ -284,7 +300,12 @@ fn sf_19_lite() {
                 false => mismatches.push(format!("row {i} `{fen}`: ours {}, the engine {want}", ours.value)),
             }
         }
-        assert!(mismatches.is_empty(), "{file} ({isa}): {} mismatches, first: {:#?}", mismatches.len(), &mismatches[..mismatches.len().min(5)]);
+        assert!(
+            mismatches.is_empty(),
+            "{file} ({isa}): {} mismatches, first: {:#?}",
+            mismatches.len(),
+            &mismatches[..mismatches.len().min(5)]
+        );
         eprintln!("{file} ({isa}): {matched} rows equal ({in_check} in check not compared)");
     }
 }
@@ -306,10 +327,15 @@ macro_rules! psqt_accumulators {
                 network.refresh(&pos, &mut accumulator);
                 let stm = pos.side_to_move();
                 for (side, perspective) in [("stm", stm), ("nstm", stm.flip())] {
-                    let expected: Vec<i32> = (0..8).map(|b| row[&format!("psqtacc_{side}_{b}")].parse().unwrap()).collect();
+                    let expected: Vec<i32> =
+                        (0..8).map(|b| row[&format!("psqtacc_{side}_{b}")].parse().unwrap()).collect();
                     if accumulator.psqt[perspective.index()][..] != expected[..] {
                         mismatches += 1;
-                        eprintln!("{} {side}: ours {:?}, Stockfish {expected:?}", row["fen"], accumulator.psqt[perspective.index()]);
+                        eprintln!(
+                            "{} {side}: ours {:?}, Stockfish {expected:?}",
+                            row["fen"],
+                            accumulator.psqt[perspective.index()]
+                        );
                     }
                 }
             }

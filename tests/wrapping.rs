@@ -12,7 +12,7 @@ use shakmaty::{Chess, Color, Position, Role, Square};
 
 nnue::nnue!(include "tests/wrapping/screlu_384.ron");
 
-use screlu_384::{Network, L1};
+use screlu_384::{L1, Network};
 
 const QA: i32 = 384;
 
@@ -48,7 +48,8 @@ struct Params {
 fn params() -> Params {
     let mut rng = Rng(0x5C4E_1D38_4000);
     let saturated = |lane: usize| lane < L1 / 2;
-    let weights = (0..768 * L1).map(|i| if saturated(i % L1) { rng.range(-9, 9) } else { rng.range(-40, 40) }).collect();
+    let weights =
+        (0..768 * L1).map(|i| if saturated(i % L1) { rng.range(-9, 9) } else { rng.range(-40, 40) }).collect();
     let biases = (0..L1).map(|lane| if saturated(lane) { 700 } else { rng.range(0, 380) }).collect();
     let out = (0..2 * L1).map(|i| if saturated(i % L1) { rng.range(70, 85) } else { rng.range(-85, 85) }).collect();
     Params { weights, biases, out, out_bias: rng.range(-2000, 2000) }
@@ -56,7 +57,8 @@ fn params() -> Params {
 
 /// The file: bullet's tensors back to back, padded to 64 bytes.
 fn file(p: &Params) -> Vec<u8> {
-    let mut bytes: Vec<u8> = p.weights.iter().chain(&p.biases).chain(&p.out).chain([&p.out_bias]).flat_map(|w| w.to_le_bytes()).collect();
+    let mut bytes: Vec<u8> =
+        p.weights.iter().chain(&p.biases).chain(&p.out).chain([&p.out_bias]).flat_map(|w| w.to_le_bytes()).collect();
     bytes.resize(bytes.len().next_multiple_of(64), 0);
     bytes
 }
@@ -110,8 +112,11 @@ fn wrapping_sums_load_and_equal_the_engines_arithmetic_on_every_backend() {
     let p = params();
     let bytes = file(&p);
     let fens = std::fs::read_to_string(support::reference_dir().join("fens.txt")).unwrap();
-    let positions: Vec<(&str, Chess)> =
-        fens.lines().filter(|l| !l.is_empty()).map(|fen| (fen, nnue::runtime::shakmaty::chess_from_fen(fen).unwrap())).collect();
+    let positions: Vec<(&str, Chess)> = fens
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(|fen| (fen, nnue::runtime::shakmaty::chess_from_fen(fen).unwrap()))
+        .collect();
     assert_eq!(positions.len(), 1237);
     let expected: Vec<i32> = positions
         .iter()

@@ -89,7 +89,9 @@ pub fn net_edits(data: &[u8]) {
 /// scratch.
 pub fn net_edits_threats(data: &[u8]) {
     static BASE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-    if let Some(net) = load_edited::<threats_and_pieces::Network>(&BASE, || threats_and_pieces::random_net_file(2), data) {
+    if let Some(net) =
+        load_edited::<threats_and_pieces::Network>(&BASE, || threats_and_pieces::random_net_file(2), data)
+    {
         e4_incrementally(&net);
     }
 }
@@ -101,7 +103,9 @@ pub fn net_edits_threats(data: &[u8]) {
 /// as threats.
 pub fn net_edits_three_sets(data: &[u8]) {
     static BASE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-    if let Some(net) = load_edited::<threats_pairs_and_pieces::Network>(&BASE, || threats_pairs_and_pieces::random_net_file(4), data) {
+    if let Some(net) =
+        load_edited::<threats_pairs_and_pieces::Network>(&BASE, || threats_pairs_and_pieces::random_net_file(4), data)
+    {
         e4_incrementally(&net);
     }
 }

@@ -39,7 +39,9 @@ struct Node {
 fn transformer_output(arch: &Arch) -> String {
     match arch.transformer.output {
         TransformerOutput::ClippedReLU { max } => format!("clipped to 0..={max}"),
-        TransformerOutput::Pairwise { max, divisor } => format!("pairwise product of halves clipped to 0..={max}, / {divisor}"),
+        TransformerOutput::Pairwise { max, divisor } => {
+            format!("pairwise product of halves clipped to 0..={max}, / {divisor}")
+        }
         TransformerOutput::Accumulators => "the accumulators' values".to_owned(),
     }
 }
@@ -47,14 +49,19 @@ fn transformer_output(arch: &Arch) -> String {
 fn layer_what(layer: &Layer) -> String {
     match layer.kind {
         LayerKind::Affine { padded_inputs, sparse } => {
-            format!("affine, i8 weights (rows padded to {padded_inputs}), i32 biases{}", if sparse { ", sparse input" } else { "" })
+            format!(
+                "affine, i8 weights (rows padded to {padded_inputs}), i32 biases{}",
+                if sparse { ", sparse input" } else { "" }
+            )
         }
         LayerKind::ClippedReLU { shift, max } => format!("clipped ReLU: clamp(x >> {shift}, 0, {max})"),
         LayerKind::SqrClippedReLU { shift, max } => format!("squared clipped ReLU: min(x^2 >> {shift}, {max})"),
         LayerKind::WideAffine { divisor: 1 } => "affine, i16 weights, i32 biases".to_owned(),
         LayerKind::WideAffine { divisor } => format!("affine, i16 weights, i32 biases: sum / {divisor} + bias"),
         LayerKind::SCReLU { max } => format!("SCReLU: clamp(x, 0, {max})^2"),
-        LayerKind::FloatAffine { .. } => "affine, f32 weights and biases, each output summed in input order (no fused multiply-add)".to_owned(),
+        LayerKind::FloatAffine { .. } => {
+            "affine, f32 weights and biases, each output summed in input order (no fused multiply-add)".to_owned()
+        }
         LayerKind::CReLU { max } => format!("CReLU: clamp(x, 0, {max}) in f32"),
         LayerKind::ToFloat { divisor } => format!("to f32: x / {divisor}"),
         LayerKind::ToInt { multiply } => format!("to i32: x * {multiply}, truncated"),
@@ -67,7 +74,11 @@ fn slice_label(arch: &Arch, slice: &Slice) -> String {
         Source::Transformer => arch.transformer.output_dimensions,
         Source::Layer(i) => arch.layers[i].output_dimensions,
     };
-    if slice.start == 0 && slice.len == full { String::new() } else { format!("[{}..{}]", slice.start, slice.start + slice.len) }
+    if slice.start == 0 && slice.len == full {
+        String::new()
+    } else {
+        format!("[{}..{}]", slice.start, slice.start + slice.len)
+    }
 }
 
 /// Bytes of one weight of type `ty`.
@@ -125,7 +136,15 @@ fn nodes(arch: &Arch) -> Vec<Node> {
         let inputs = layer
             .inputs
             .iter()
-            .map(|s| (match s.source { Source::Transformer => 0, Source::Layer(i) => i + 1 }, slice_label(arch, s)))
+            .map(|s| {
+                (
+                    match s.source {
+                        Source::Transformer => 0,
+                        Source::Layer(i) => i + 1,
+                    },
+                    slice_label(arch, s),
+                )
+            })
             .collect();
         let ty = layer.output_type.rust_name();
         nodes.push(Node {
@@ -159,7 +178,8 @@ fn output_line(arch: &Arch) -> String {
         line = format!("({line}) * {} / {}{width}", r.multiply, r.divide);
     }
     if let Some(f) = o.forward {
-        let _ = write!(line, " + {}[{}] * {} / {}", arch.layers[f.input.layer].name, f.input.index, f.multiply, f.divide);
+        let _ =
+            write!(line, " + {}[{}] * {} / {}", arch.layers[f.input.layer].name, f.input.index, f.multiply, f.divide);
     }
     let _ = write!(line, ", output scale {}, {:?}", o.scale, o.eval);
     line
@@ -171,7 +191,11 @@ fn text(arch: &Arch) -> String {
     match &arch.format {
         nnue_spec::ir::FileFormat::Stockfish => {
             let _ = writeln!(s, "version            0x{:08X}", arch.version);
-            let _ = writeln!(s, "hashes             header 0x{:08X}, transformer 0x{:08X}, layer stack 0x{:08X}", arch.hashes.header, arch.hashes.transformer, arch.hashes.layer_stack);
+            let _ = writeln!(
+                s,
+                "hashes             header 0x{:08X}, transformer 0x{:08X}, layer stack 0x{:08X}",
+                arch.hashes.header, arch.hashes.transformer, arch.hashes.layer_stack
+            );
             let _ = writeln!(s, "encoding           {:?}, load scale {}", arch.encoding, arch.transformer.load_scale);
         }
         nnue_spec::ir::FileFormat::Bullet { tensors, pad_to } => {
@@ -197,7 +221,9 @@ fn text(arch: &Arch) -> String {
     let _ = writeln!(s, "layer stacks       {} ({:?})", arch.stacks.count, arch.stacks.select);
     let nodes = nodes(arch);
     // A node's inputs as `name[slice] ++ ...`.
-    let sources = |n: &Node| n.inputs.iter().map(|(j, label)| format!("{}{label}", nodes[*j].name)).collect::<Vec<_>>().join(" ++ ");
+    let sources = |n: &Node| {
+        n.inputs.iter().map(|(j, label)| format!("{}{label}", nodes[*j].name)).collect::<Vec<_>>().join(" ++ ")
+    };
     let _ = writeln!(s, "\nlayers (parameter bytes; layers are per stack):");
     for (i, n) in nodes.iter().enumerate() {
         let from = if n.inputs.is_empty() { "board".to_owned() } else { sources(n) };
@@ -206,7 +232,14 @@ fn text(arch: &Arch) -> String {
     }
     let _ = writeln!(s, "  output: {}", output_line(arch));
     let per_stack: usize = nodes[1..].iter().map(|n| n.bytes).sum();
-    let _ = writeln!(s, "\nparameters         {} bytes (transformer {}, {} stacks x {})", nodes[0].bytes + per_stack * arch.stacks.count, nodes[0].bytes, arch.stacks.count, per_stack);
+    let _ = writeln!(
+        s,
+        "\nparameters         {} bytes (transformer {}, {} stacks x {})",
+        nodes[0].bytes + per_stack * arch.stacks.count,
+        nodes[0].bytes,
+        arch.stacks.count,
+        per_stack
+    );
     let _ = write!(s, "{}", stack_lines(arch));
     let _ = writeln!(s, "\nbackends (scalar: plain loops)");
     for plan in nnue_codegen::plans(arch) {
@@ -255,7 +288,13 @@ fn dot(arch: &Arch) -> String {
     let nodes = nodes(arch);
     let mut s = format!("digraph \"{}\" {{\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n", arch.name);
     for (i, n) in nodes.iter().enumerate() {
-        let _ = writeln!(s, "  n{i} [label=\"{}\\n{}\\n{}\"];", n.name, n.shape.replace('"', "'"), n.what.replace('"', "'"));
+        let _ = writeln!(
+            s,
+            "  n{i} [label=\"{}\\n{}\\n{}\"];",
+            n.name,
+            n.shape.replace('"', "'"),
+            n.what.replace('"', "'")
+        );
     }
     let _ = writeln!(s, "  out [shape=ellipse, label=\"output\\n{}\"];", output_line(arch).replace('"', "'"));
     for (i, n) in nodes.iter().enumerate() {
@@ -290,11 +329,15 @@ fn svg(arch: &Arch) -> String {
         W + 200
     );
     s.push_str("  <defs><marker id=\"a\" markerWidth=\"8\" markerHeight=\"8\" refX=\"7\" refY=\"4\" orient=\"auto\"><path d=\"M0,0 L8,4 L0,8 z\"/></marker></defs>\n");
-    let mut labels: Vec<(String, String)> = nodes.iter().map(|n| (format!("{}  {}", n.name, n.shape), n.what.clone())).collect();
+    let mut labels: Vec<(String, String)> =
+        nodes.iter().map(|n| (format!("{}  {}", n.name, n.shape), n.what.clone())).collect();
     labels.push(("output".to_owned(), output_line(arch)));
     for (i, (title, what)) in labels.iter().enumerate() {
         let y = top(i);
-        let _ = writeln!(s, "  <rect x=\"{X}\" y=\"{y}\" width=\"{W}\" height=\"{H}\" rx=\"4\" fill=\"#f4f4f4\" stroke=\"#333\"/>");
+        let _ = writeln!(
+            s,
+            "  <rect x=\"{X}\" y=\"{y}\" width=\"{W}\" height=\"{H}\" rx=\"4\" fill=\"#f4f4f4\" stroke=\"#333\"/>"
+        );
         let _ = writeln!(s, "  <text x=\"{}\" y=\"{}\" font-weight=\"bold\">{}</text>", X + 8, y + 17, escape(title));
         let _ = writeln!(s, "  <text x=\"{}\" y=\"{}\">{}</text>", X + 8, y + 34, escape(what));
     }
@@ -311,7 +354,10 @@ fn svg(arch: &Arch) -> String {
     for (from, to, label) in edges {
         if to == from + 1 {
             let (x, y0, y1) = (X + W / 2, top(from) + H, top(to));
-            let _ = writeln!(s, "  <line x1=\"{x}\" y1=\"{y0}\" x2=\"{x}\" y2=\"{y1}\" stroke=\"#333\" marker-end=\"url(#a)\"/>");
+            let _ = writeln!(
+                s,
+                "  <line x1=\"{x}\" y1=\"{y0}\" x2=\"{x}\" y2=\"{y1}\" stroke=\"#333\" marker-end=\"url(#a)\"/>"
+            );
             if !label.is_empty() {
                 let _ = writeln!(s, "  <text x=\"{}\" y=\"{}\">{}</text>", x + 6, y0 + 18, escape(&label));
             }

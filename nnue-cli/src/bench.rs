@@ -2,7 +2,7 @@
 //! (`tests/reference/stockfish-timings.md`).
 
 use crate::registry::Registry;
-use nnue::runtime::bench::{parse_moves, walk_shared, Bench, BenchPosition, Operation, TIMING_MOVES};
+use nnue::runtime::bench::{Bench, BenchPosition, Operation, TIMING_MOVES, parse_moves, walk_shared};
 use nnue::runtime::{Isa, LoadOptions, Network};
 use std::path::Path;
 
@@ -22,7 +22,12 @@ pub fn run(
         None => Operation::ALL.to_vec(),
         Some(names) => names
             .split(',')
-            .map(|n| Operation::ALL.into_iter().find(|op| op.key() == n.trim()).ok_or_else(|| format!("unknown operation `{n}`")))
+            .map(|n| {
+                Operation::ALL
+                    .into_iter()
+                    .find(|op| op.key() == n.trim())
+                    .ok_or_else(|| format!("unknown operation `{n}`"))
+            })
             .collect::<Result<_, _>>()?,
     };
     let positions = match moves {
@@ -47,7 +52,13 @@ pub fn run(
     Ok(())
 }
 
-pub(crate) fn measure<N: Network + Sync>(net: &N, positions: Vec<BenchPosition>, runs: usize, ops: &[Operation], threads: usize) -> Vec<f64> {
+pub(crate) fn measure<N: Network + Sync>(
+    net: &N,
+    positions: Vec<BenchPosition>,
+    runs: usize,
+    ops: &[Operation],
+    threads: usize,
+) -> Vec<f64> {
     let shared = positions.clone();
     let mut bench = Bench::new(net, positions);
     ops.iter()

@@ -7,9 +7,8 @@ use std::path::Path;
 /// Reads and checks an architecture file; every problem as `file:line:col: message`.
 pub fn read_arch(path: &Path) -> Result<nnue_spec::Arch, String> {
     let source = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    nnue_spec::parse(&source).map_err(|problems| {
-        problems.iter().map(|p| format!("{}:{p}", path.display())).collect::<Vec<_>>().join("\n")
-    })
+    nnue_spec::parse(&source)
+        .map_err(|problems| problems.iter().map(|p| format!("{}:{p}", path.display())).collect::<Vec<_>>().join("\n"))
 }
 
 pub fn run(path: &Path, isa: Option<&str>) -> Result<(), String> {

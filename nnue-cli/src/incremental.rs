@@ -2,9 +2,9 @@
 //! `nnue::runtime::Network`: `nnue bench`'s and `nnue walk`'s generic code.
 
 use crate::registry::Incremental;
+use nnue::runtime::Network;
 use nnue::runtime::bench::{BenchPosition, Operation};
 use nnue::runtime::walk::WalkStats;
-use nnue::runtime::Network;
 use std::io::Write;
 
 impl<N: Network + Sync> Incremental for N {

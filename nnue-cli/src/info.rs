@@ -3,7 +3,12 @@
 use crate::registry::Registry;
 use std::path::Path;
 
-pub fn run(registry: &Registry, net: &Path, arch: Option<&Path>, options: nnue::runtime::LoadOptions) -> Result<(), String> {
+pub fn run(
+    registry: &Registry,
+    net: &Path,
+    arch: Option<&Path>,
+    options: nnue::runtime::LoadOptions,
+) -> Result<(), String> {
     let network = registry.load_file(net, arch, options)?;
     let a = network.arch();
     let len = std::fs::metadata(net).map_err(|e| format!("{}: {e}", net.display()))?.len();
@@ -18,7 +23,11 @@ pub fn run(registry: &Registry, net: &Path, arch: Option<&Path>, options: nnue::
         println!("layer stack hash   0x{:08X}", a.layer_stack_hash);
         println!("description        {}", network.description().replace('\n', " "));
     }
-    println!("backend            {} (available: {})", network.isa(), nnue::runtime::Isa::available().iter().map(|i| i.name()).collect::<Vec<_>>().join(", "));
+    println!(
+        "backend            {} (available: {})",
+        network.isa(),
+        nnue::runtime::Isa::available().iter().map(|i| i.name()).collect::<Vec<_>>().join(", ")
+    );
     println!("feature set        {} ({} features)", a.feature_set, a.feature_dimensions);
     println!("transformer        {} lanes per perspective, {} PSQT buckets", a.transformer_dimensions, a.psqt_buckets);
     println!("layer stacks       {}", a.layer_stacks);

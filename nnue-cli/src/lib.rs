@@ -173,7 +173,8 @@ pub fn main_with(extra: &'static [Compiled]) -> ExitCode {
     }
     let registry = &registry;
     let allow_overflow = cli.allow_overflow;
-    let options = |isa: Option<String>| choose_isa(isa.as_deref()).map(|isa| LoadOptions { isa: Some(isa), allow_overflow });
+    let options =
+        |isa: Option<String>| choose_isa(isa.as_deref()).map(|isa| LoadOptions { isa: Some(isa), allow_overflow });
     let result = match cli.command {
         Command::Eval { net, arch, fen, fens, isa } => {
             options(isa).and_then(|o| eval::run(registry, &net, arch.as_deref(), o, fen.as_deref(), fens.as_deref()))
@@ -183,14 +184,34 @@ pub fn main_with(extra: &'static [Compiled]) -> ExitCode {
                 Some("all") => Ok(Isa::available()),
                 other => choose_isa(other).map(|i| vec![i]),
             };
-            isas.and_then(|isas| bench::run(registry, &net, arch.as_deref(), &isas, allow_overflow, moves.as_deref(), runs, ops.as_deref(), threads))
+            isas.and_then(|isas| {
+                bench::run(
+                    registry,
+                    &net,
+                    arch.as_deref(),
+                    &isas,
+                    allow_overflow,
+                    moves.as_deref(),
+                    runs,
+                    ops.as_deref(),
+                    threads,
+                )
+            })
         }
         Command::Walk { net, arch, fens, depth, isa, verify } => {
             options(isa).and_then(|o| walk::run(registry, &net, arch.as_deref(), &fens, depth, o, verify))
         }
-        Command::Info { net: Some(net), arch, isa, .. } => options(isa).and_then(|o| info::run(registry, &net, arch.as_deref(), o)),
+        Command::Info { net: Some(net), arch, isa, .. } => {
+            options(isa).and_then(|o| info::run(registry, &net, arch.as_deref(), o))
+        }
         Command::Info { arch: Some(arch), dot, svg, .. } => {
-            let form = if dot { arch_info::Form::Dot } else if svg { arch_info::Form::Svg } else { arch_info::Form::Text };
+            let form = if dot {
+                arch_info::Form::Dot
+            } else if svg {
+                arch_info::Form::Svg
+            } else {
+                arch_info::Form::Text
+            };
             arch_info::run(&arch, form)
         }
         Command::Info { .. } => Err("give --net or --arch".to_owned()),

@@ -40,7 +40,10 @@ pub fn run(arch: &Path) -> ExitCode {
 /// built from a modified work tree) out of date.
 fn binary_for(arch: &Path) -> Result<PathBuf, String> {
     if std::env::var_os(BUILT_FOR).is_some() {
-        return Err(format!("{}: the binary built for this architecture file does not have it compiled in", arch.display()));
+        return Err(format!(
+            "{}: the binary built for this architecture file does not have it compiled in",
+            arch.display()
+        ));
     }
     let parsed = crate::expand::read_arch(arch)?;
     let source = std::fs::read_to_string(arch).map_err(|e| format!("cannot read {}: {e}", arch.display()))?;
@@ -81,7 +84,11 @@ fn binary_for(arch: &Path) -> Result<PathBuf, String> {
             )
         })?;
     if !status.success() {
-        return Err(format!("{}: building the binary for it in {} failed ({status})", arch.display(), crate_dir.display()));
+        return Err(format!(
+            "{}: building the binary for it in {} failed ({status})",
+            arch.display(),
+            crate_dir.display()
+        ));
     }
     Ok(binary)
 }
@@ -150,7 +157,11 @@ fn write_crate(
 ) -> Result<(), String> {
     let write = |path: &Path, text: &str| {
         let unchanged = std::fs::read_to_string(path).is_ok_and(|old| old == text);
-        if unchanged { Ok(()) } else { std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display())) }
+        if unchanged {
+            Ok(())
+        } else {
+            std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        }
     };
     std::fs::create_dir_all(dir.join("src")).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let manifest = format!(

@@ -4,7 +4,7 @@
 
 use nnue::runtime::bench::{BenchPosition, Operation};
 use nnue::runtime::walk::WalkStats;
-use nnue::runtime::{candidates, candidates_for, AnyNetwork, ArchEntry, LoadError, LoadOptions, NetReader};
+use nnue::runtime::{AnyNetwork, ArchEntry, LoadError, LoadOptions, NetReader, candidates, candidates_for};
 use std::io::Write;
 use std::path::Path;
 
@@ -42,7 +42,12 @@ macro_rules! compiled {
         }
     };
     ($module:ident, $file:expr, $source:expr, not_incremental) => {
-        $crate::Compiled { file: $file, source: $source, entry: $module::ENTRY, incremental: |_| ::core::option::Option::None }
+        $crate::Compiled {
+            file: $file,
+            source: $source,
+            entry: $module::ENTRY,
+            incremental: |_| ::core::option::Option::None,
+        }
     };
 }
 
@@ -86,7 +91,9 @@ impl Registry {
 
     /// [`Self::find`], an error when the file is not compiled in.
     pub fn entry_for(&self, path: &Path) -> Result<ArchEntry, String> {
-        self.find(path)?.map(|c| c.entry).ok_or_else(|| format!("{}: architecture is not compiled into this binary", path.display()))
+        self.find(path)?
+            .map(|c| c.entry)
+            .ok_or_else(|| format!("{}: architecture is not compiled into this binary", path.display()))
     }
 
     /// The architectures a net is looked up in by its header: those whose
@@ -99,7 +106,12 @@ impl Registry {
     /// [`Self::entry_for`]); otherwise by its header ([`Self::load`]). A
     /// regular file is read as it is decoded; anything else (a pipe, which
     /// can be read only once) is read whole first.
-    pub fn load_file(&self, net: &Path, arch: Option<&Path>, options: LoadOptions) -> Result<Box<dyn AnyNetwork>, String> {
+    pub fn load_file(
+        &self,
+        net: &Path,
+        arch: Option<&Path>,
+        options: LoadOptions,
+    ) -> Result<Box<dyn AnyNetwork>, String> {
         let loaded = if std::fs::metadata(net).is_ok_and(|m| !m.is_file()) {
             let bytes = nnue::runtime::read_file(net).map_err(|e| e.to_string())?;
             match arch {
@@ -117,7 +129,10 @@ impl Registry {
         };
         loaded.map_err(|e| match e {
             LoadError::UnknownArchitecture { .. } => {
-                format!("{}: {e} (a bullet net has no header: name its architecture with --arch FILE.ron)", net.display())
+                format!(
+                    "{}: {e} (a bullet net has no header: name its architecture with --arch FILE.ron)",
+                    net.display()
+                )
             }
             e => format!("{}: {e}", net.display()),
         })

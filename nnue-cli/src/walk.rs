@@ -4,12 +4,20 @@
 
 use crate::position;
 use crate::registry::Registry;
-use nnue::runtime::walk::{walk, WalkStats};
+use nnue::runtime::walk::{WalkStats, walk};
 use nnue::runtime::{AccumulatorStack, LoadOptions, Network};
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-pub fn run(registry: &Registry, net: &Path, arch: Option<&Path>, fens: &Path, depth: usize, options: LoadOptions, verify: bool) -> Result<(), String> {
+pub fn run(
+    registry: &Registry,
+    net: &Path,
+    arch: Option<&Path>,
+    fens: &Path,
+    depth: usize,
+    options: LoadOptions,
+    verify: bool,
+) -> Result<(), String> {
     let network = registry.load_file(net, arch, options)?;
     let mut roots = Vec::new();
     for (at, fen) in position::read_fens(fens)? {

@@ -5,7 +5,7 @@
 mod support;
 
 use std::process::{Command, Output};
-use support::{net, Reference};
+use support::{Reference, net};
 
 fn nnue(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_nnue")).args(args).output().expect("nnue runs")
@@ -39,7 +39,18 @@ fn eval_fens_matches_stockfish_17_1_small_net() {
     let fens = support::reference_dir().join("fens.txt");
     let net = net("nn-37f18f62d772.nnue");
     for isa in support::isas() {
-        check_eval_output(&reference, &stdout(&nnue(&["eval", "--isa", isa.name(), "--net", net.to_str().unwrap(), "--fens", fens.to_str().unwrap()])));
+        check_eval_output(
+            &reference,
+            &stdout(&nnue(&[
+                "eval",
+                "--isa",
+                isa.name(),
+                "--net",
+                net.to_str().unwrap(),
+                "--fens",
+                fens.to_str().unwrap(),
+            ])),
+        );
     }
 }
 
@@ -72,7 +83,13 @@ fn check_eval_output(reference: &Reference, out: &str) {
 #[test]
 fn eval_fen_halfkp() {
     let net = net("nn-82215d0fd0df.nnue");
-    let out = stdout(&nnue(&["eval", "--net", net.to_str().unwrap(), "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]));
+    let out = stdout(&nnue(&[
+        "eval",
+        "--net",
+        net.to_str().unwrap(),
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ]));
     assert_eq!(
         out,
         "fen\tstm\tbucket\tpsqt_0\tpositional_0\teval\n\
@@ -102,7 +119,10 @@ fn an_overflowing_net_needs_allow_overflow() {
     let path = path.to_str().unwrap();
     let fen = "8/8/8/8/8/8/8/K6k w - - 0 1";
     let err = error_line(&nnue(&["eval", "--net", path, "--fen", fen]));
-    assert!(err.contains("overflow proof: fc_2 sums (i32) can reach") && err.contains("at layer stack 7, output 0"), "{err}");
+    assert!(
+        err.contains("overflow proof: fc_2 sums (i32) can reach") && err.contains("at layer stack 7, output 0"),
+        "{err}"
+    );
     stdout(&nnue(&["eval", "--net", path, "--fen", fen, "--allow-overflow"]));
     let out = stdout(&nnue(&["info", "--net", path, "--allow-overflow"]));
     assert!(out.contains("SOME VALUES CAN OVERFLOW") && out.contains("CAN OVERFLOW"), "{out}");
@@ -121,7 +141,8 @@ fn bad_fen_is_one_error_line() {
 fn bad_nets_are_one_error_line() {
     let small = support::bytes(&net("nn-37f18f62d772.nnue"));
     let truncated = temp("truncated.nnue", &small[..small.len() - 100]);
-    let err = error_line(&nnue(&["eval", "--net", truncated.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1"]));
+    let err =
+        error_line(&nnue(&["eval", "--net", truncated.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1"]));
     assert!(err.contains("file ends at offset"), "{err}");
 
     let mut other = small.clone();
@@ -137,7 +158,15 @@ fn bad_nets_are_one_error_line() {
 #[test]
 fn unavailable_isa_is_an_error() {
     let net = net("nn-37f18f62d772.nnue");
-    let err = error_line(&nnue(&["eval", "--net", net.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1", "--isa", "avx9"]));
+    let err = error_line(&nnue(&[
+        "eval",
+        "--net",
+        net.to_str().unwrap(),
+        "--fen",
+        "8/8/8/8/8/8/8/K6k w - - 0 1",
+        "--isa",
+        "avx9",
+    ]));
     assert!(err.contains("--isa: unknown instruction set `avx9`"), "{err}");
 
     // Every backend this CPU lacks (on x86-64 at least the two NEON ones;
@@ -168,7 +197,18 @@ fn walk_counts_perft_nodes_and_verifies_every_node() {
     let net = net("nn-37f18f62d772.nnue");
     let mut checksums = None;
     for isa in support::isas() {
-        let out = stdout(&nnue(&["walk", "--isa", isa.name(), "--net", net.to_str().unwrap(), "--fens", fens.to_str().unwrap(), "--depth", "2", "--verify"]));
+        let out = stdout(&nnue(&[
+            "walk",
+            "--isa",
+            isa.name(),
+            "--net",
+            net.to_str().unwrap(),
+            "--fens",
+            fens.to_str().unwrap(),
+            "--depth",
+            "2",
+            "--verify",
+        ]));
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines[0], "fen\tnodes\tmismatches\tchecksum");
         // Nodes of depth 0..=2: 1 + 20 + 400 and 1 + 48 + 2039 (Kiwipete).
@@ -202,7 +242,10 @@ fn expand_equals_the_snapshots() {
         let body = snapshot.splitn(3, "---\n").nth(2).expect("an insta header");
         assert_eq!(stdout(&nnue(&["expand", path.to_str().unwrap()])), body, "{name}");
         let neon = stdout(&nnue(&["expand", path.to_str().unwrap(), "--isa", "neon-dotprod"]));
-        assert!(neon.contains("mod neon_dotprod {") && body.contains(&neon[neon.find("mod neon_dotprod").unwrap()..neon.find('{').unwrap()]));
+        assert!(
+            neon.contains("mod neon_dotprod {")
+                && body.contains(&neon[neon.find("mod neon_dotprod").unwrap()..neon.find('{').unwrap()])
+        );
         count += 1;
     }
     assert_eq!(count, 16);
@@ -267,7 +310,18 @@ fn eval_fens_matches_stockfish_18_big_net_and_walk_verifies_it() {
     check_eval_output(&reference, &stdout(&nnue(&["eval", "--net", net, "--fens", fens.to_str().unwrap()])));
     let kiwipete = temp("kiwipete.fens", b"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\n");
     for isa in support::isas() {
-        let out = stdout(&nnue(&["walk", "--isa", isa.name(), "--net", net, "--fens", kiwipete.to_str().unwrap(), "--depth", "2", "--verify"]));
+        let out = stdout(&nnue(&[
+            "walk",
+            "--isa",
+            isa.name(),
+            "--net",
+            net,
+            "--fens",
+            kiwipete.to_str().unwrap(),
+            "--depth",
+            "2",
+            "--verify",
+        ]));
         let last = out.lines().last().unwrap();
         assert!(last.starts_with("nodes=2088 mismatches=0 "), "{isa}: {last}");
     }
@@ -302,15 +356,32 @@ fn bullet_net_with_its_architecture_named() {
     let info = stdout(&nnue(&["info", "--net", net, "--arch", arch]));
     assert!(info.contains("format             bullet") && info.contains("no integer can overflow"), "{info}");
     let described = stdout(&nnue(&["info", "--arch", arch]));
-    assert!(described.contains("format             bullet: 4 tensors, 3163152 bytes, padded to a multiple of 64: 3163200 bytes"), "{described}");
+    assert!(
+        described
+            .contains("format             bullet: 4 tensors, 3163152 bytes, padded to a multiple of 64: 3163200 bytes"),
+        "{described}"
+    );
     let positions = support::repo().join("tests/reference/fens.txt");
-    let walk = stdout(&nnue(&["walk", "--net", net, "--arch", arch, "--fens", positions.to_str().unwrap(), "--depth", "1", "--verify"]));
+    let walk = stdout(&nnue(&[
+        "walk",
+        "--net",
+        net,
+        "--arch",
+        arch,
+        "--fens",
+        positions.to_str().unwrap(),
+        "--depth",
+        "1",
+        "--verify",
+    ]));
     assert!(walk.lines().last().unwrap().contains("mismatches=0"), "{walk}");
     // akimbo's float tail through the command line.
     let net = support::repo().join("tests/nets/bullet/akimbo-morelayers-8-crelu-16-crelu-epoch17.bin");
     let arch = support::repo().join("archs/bullet/akimbo.ron");
     let (net, arch) = (net.to_str().unwrap(), arch.to_str().unwrap());
-    let reference = std::fs::read_to_string(support::reference_dir().join("bullet/akimbo-morelayers-8-crelu-16-crelu-epoch17.tsv")).unwrap();
+    let reference =
+        std::fs::read_to_string(support::reference_dir().join("bullet/akimbo-morelayers-8-crelu-16-crelu-epoch17.tsv"))
+            .unwrap();
     let (fen, output) = reference.lines().nth(1).unwrap().split_once('\t').unwrap();
     let out = stdout(&nnue(&["eval", "--net", net, "--arch", arch, "--fen", fen]));
     assert_eq!(out.lines().nth(1).unwrap().split('\t').nth(3), Some(output), "{out}");
@@ -326,7 +397,9 @@ fn any_architecture_file_on_the_command_line() {
     let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
     // The cache stays in the target directory: later runs reuse the build.
     let cache = tmp.join("nnue-cache");
-    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_nnue")).args(args).env("NNUE_CACHE_DIR", &cache).output().expect("nnue runs");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_nnue")).args(args).env("NNUE_CACHE_DIR", &cache).output().expect("nnue runs")
+    };
     let shipped = support::repo().join("archs/bullet/obsidian.ron");
     let text = std::fs::read_to_string(&shipped).unwrap();
     let dir = tmp.join("own-arch");
@@ -338,7 +411,8 @@ fn any_architecture_file_on_the_command_line() {
     let fens = support::reference_dir().join("fens.txt");
     let fens = fens.to_str().unwrap();
     for isa in support::isas() {
-        let eval = |arch: &str| stdout(&run(&["eval", "--isa", isa.name(), "--net", net, "--arch", arch, "--fens", fens]));
+        let eval =
+            |arch: &str| stdout(&run(&["eval", "--isa", isa.name(), "--net", net, "--arch", arch, "--fens", fens]));
         let ours = eval(mine);
         assert_eq!(ours.lines().count(), 1238);
         assert_eq!(ours, eval(shipped), "{isa}");
@@ -353,15 +427,40 @@ fn any_architecture_file_on_the_command_line() {
     let ours = walk(mine);
     assert!(ours.last().unwrap().ends_with("mismatches=0"), "{ours:?}");
     assert_eq!(ours, walk(shipped));
-    let moves = temp("own-arch-moves.tsv", std::fs::read_to_string(support::reference_dir().join("timing_moves.tsv")).unwrap().lines().take(20).collect::<Vec<_>>().join("\n").as_bytes());
-    let bench = stdout(&run(&["bench", "--net", net, "--arch", mine, "--moves", moves.to_str().unwrap(), "--runs", "1", "--ops", "eval,move"]));
+    let moves = temp(
+        "own-arch-moves.tsv",
+        std::fs::read_to_string(support::reference_dir().join("timing_moves.tsv"))
+            .unwrap()
+            .lines()
+            .take(20)
+            .collect::<Vec<_>>()
+            .join("\n")
+            .as_bytes(),
+    );
+    let bench = stdout(&run(&[
+        "bench",
+        "--net",
+        net,
+        "--arch",
+        mine,
+        "--moves",
+        moves.to_str().unwrap(),
+        "--runs",
+        "1",
+        "--ops",
+        "eval,move",
+    ]));
     let rows: Vec<Vec<&str>> = bench.lines().map(|l| l.split('\t').collect()).collect();
     assert_eq!(rows[0], ["net", "arch", "isa", "eval, acc. ready (ns)", "move + eval (ns)"], "{bench}");
     assert_eq!(&rows[1][..2], ["obsidian-net512_buckets.bin", "my_net"], "{bench}");
     // A mistake: an error at the file's line and column, and nothing built.
     let broken = dir.join("broken.ron");
     std::fs::write(&broken, text.replace("outputs: 1,", "outputs: 1, colour: 3,")).unwrap();
-    let err = String::from_utf8(run(&["eval", "--net", net, "--arch", broken.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1"]).stderr).unwrap();
+    let err = String::from_utf8(
+        run(&["eval", "--net", net, "--arch", broken.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1"])
+            .stderr,
+    )
+    .unwrap();
     let line = text.lines().position(|l| l.contains("outputs: 1,")).unwrap() + 1;
     assert!(err.starts_with(&format!("nnue: {}:{line}:", broken.display())) && !err.contains("building"), "{err}");
 }

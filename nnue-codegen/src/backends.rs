@@ -2,8 +2,8 @@
 //! the tile size, kernel and register width of every step chosen here.
 
 use crate::forward::propagate_body;
-use crate::layers::{self, wide_affine, At};
-use crate::targets::{self, Target, TARGETS};
+use crate::layers::{self, At, wide_affine};
+use crate::targets::{self, TARGETS, Target};
 use crate::tokens::{doc, ident, runtime};
 use nnue_spec::ir::{Arch, TransformerOutput};
 use proc_macro2::TokenStream;
@@ -127,7 +127,8 @@ fn token_param(arch: &Arch, target: &Target) -> TokenStream {
 fn transform(arch: &Arch) -> (TokenStream, TokenStream, TokenStream) {
     let rt = runtime();
     let transform = targets::transform_call(arch);
-    let transform_cpu = if arch.transformer.output == TransformerOutput::Accumulators { quote!(_cpu) } else { quote!(cpu) };
+    let transform_cpu =
+        if arch.transformer.output == TransformerOutput::Accumulators { quote!(_cpu) } else { quote!(cpu) };
     if arch.lists_nonzero_chunks() {
         (
             quote! {

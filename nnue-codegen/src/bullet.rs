@@ -48,7 +48,8 @@ pub fn stack_from_tensors(arch: &Arch) -> TokenStream {
     let builds = crate::layers::each(arch, |kind, at| {
         let (j, name, ty) = (at.index, at.name(), kind.params()?.ty);
         let (weights, biases) = (local(arch, Param::Weights(j)), local(arch, Param::Biases(j)));
-        let layout = tensors.iter().find(|t| t.param == Param::Weights(j)).map_or(TensorLayout::InputMajor, |t| t.layout);
+        let layout =
+            tensors.iter().find(|t| t.param == Param::Weights(j)).map_or(TensorLayout::InputMajor, |t| t.layout);
         let layout = match layout {
             TensorLayout::InputMajor => quote!(#rt::bullet::Layout::InputMajor),
             TensorLayout::OutputMajor => quote!(#rt::bullet::Layout::OutputMajor),
@@ -82,7 +83,10 @@ pub fn read(arch: &Arch) -> TokenStream {
     });
     let inits = params.iter().map(|(j, l, params)| {
         let (weights, biases) = (local(arch, Param::Weights(*j)), local(arch, Param::Biases(*j)));
-        let (w, b) = (int(arch.stacks.count * l.output_dimensions * l.input_dimensions), int(arch.stacks.count * l.output_dimensions));
+        let (w, b) = (
+            int(arch.stacks.count * l.output_dimensions * l.input_dimensions),
+            int(arch.stacks.count * l.output_dimensions),
+        );
         let zero = &params.zero;
         quote! {
             #weights: ::std::vec![#zero; #w],
@@ -93,8 +97,12 @@ pub fn read(arch: &Arch) -> TokenStream {
     let reads = tensors.iter().map(|t| {
         let ty = tensor_type(t.ty);
         let (what, target, scale) = match t.param {
-            Param::TransformerWeights => ("transformer weights".to_owned(), quote!(&mut transformer_weights[..]), scale.clone()),
-            Param::TransformerBiases => ("transformer biases".to_owned(), quote!(&mut transformer_biases[..]), scale.clone()),
+            Param::TransformerWeights => {
+                ("transformer weights".to_owned(), quote!(&mut transformer_weights[..]), scale.clone())
+            }
+            Param::TransformerBiases => {
+                ("transformer biases".to_owned(), quote!(&mut transformer_biases[..]), scale.clone())
+            }
             Param::Weights(j) | Param::Biases(j) => {
                 let part = if matches!(t.param, Param::Weights(_)) { "weights" } else { "biases" };
                 let field = local(arch, t.param);

@@ -27,7 +27,8 @@ pub(crate) fn propagate_body(arch: &Arch, target: Option<&Target>, halves: bool)
         Some(quote!(let input = &#rt::scalar::join_halves::<_, L1, #n>(first, second);))
     } else {
         // The accumulators' values, read back from the output's bytes.
-        (arch.transformer.output == TransformerOutput::Accumulators).then(|| quote!(let input = &#rt::scalar::i16_values::<#n>(input);))
+        (arch.transformer.output == TransformerOutput::Accumulators)
+            .then(|| quote!(let input = &#rt::scalar::i16_values::<#n>(input);))
     };
     let pass = Pass::new(arch, target, halves);
     let steps = (0..arch.layers.len()).map(|i| pass.layer_step(i));
@@ -51,7 +52,11 @@ struct Pass<'a> {
 
 impl<'a> Pass<'a> {
     fn new(arch: &'a Arch, target: Option<&'a Target>, halves: bool) -> Self {
-        let locals = arch.layers.iter().map(|l| layers::of(l.kind).padded_local(arch, l, target).unwrap_or(l.output_dimensions)).collect();
+        let locals = arch
+            .layers
+            .iter()
+            .map(|l| layers::of(l.kind).padded_local(arch, l, target).unwrap_or(l.output_dimensions))
+            .collect();
         Pass { arch, target, halves, locals }
     }
 
@@ -108,26 +113,34 @@ impl<'a> Pass<'a> {
     /// code when nothing traces).
     fn packed_step(&self, packed: PackedInput) -> TokenStream {
         let arch = self.arch;
-        let activation = |layer: &nnue_spec::ir::Layer| packed::activation(layer).expect("a packed layer is an activation SIMD kernels compute");
+        let activation = |layer: &nnue_spec::ir::Layer| {
+            packed::activation(layer).expect("a packed layer is an activation SIMD kernels compute")
+        };
         let input = |layer: &nnue_spec::ir::Layer| layers::slice_ref(&layer.inputs[0], arch, &self.locals);
         let (index, compute) = match packed {
             PackedInput::Activation(s) => {
                 let layer = &arch.layers[s];
                 let (name, n, f) = (ident(&layer.name), int(layer.output_dimensions), activation(layer));
                 let input = input(layer);
-                (s, quote! {
-                    let mut #name = [0u8; #n];
-                    cpu.activation_packed::<#n>(#f, #input, &mut #name);
-                })
+                (
+                    s,
+                    quote! {
+                        let mut #name = [0u8; #n];
+                        cpu.activation_packed::<#n>(#f, #input, &mut #name);
+                    },
+                )
             }
             PackedInput::Joined { concat, a, b, .. } => {
                 let (a, b) = (&arch.layers[a], &arch.layers[b]);
                 let name = ident(&arch.layers[concat].name);
                 let (fa, fb) = (activation(a), activation(b));
                 let (ia, ib) = (input(a), input(b));
-                (concat, quote! {
-                    let #name = cpu.activations_joined_16(#fa, #ia, #fb, #ib);
-                })
+                (
+                    concat,
+                    quote! {
+                        let #name = cpu.activations_joined_16(#fa, #ia, #fb, #ib);
+                    },
+                )
             }
         };
         let in_order = self.compute_and_trace(index);

@@ -35,10 +35,10 @@ mod tokens;
 mod transformer;
 
 pub use backends::Plan;
-pub use tokens::RUNTIME;
 use nnue_spec::Arch;
 use proc_macro2::TokenStream;
 use quote::quote;
+pub use tokens::RUNTIME;
 
 /// What to generate besides the architecture itself.
 #[derive(Debug, Clone, Default)]

@@ -78,7 +78,8 @@ pub(crate) fn prove_result(arch: &Arch) -> TokenStream {
     if let Some(r) = arch.output.rescale {
         let (multiply, divide) = (lit(i64::from(r.multiply)), lit(i64::from(r.divide)));
         let wide = r.width == ProductWidth::I64;
-        value_steps.push(quote!(let value = #rt::overflow::layers::rescale(proof, stack, #value, #multiply, #divide, #wide);));
+        value_steps
+            .push(quote!(let value = #rt::overflow::layers::rescale(proof, stack, #value, #multiply, #divide, #wide);));
         value = quote!(value);
     }
     let output = match arch.output.forward {

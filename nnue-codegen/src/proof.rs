@@ -14,9 +14,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
     // themselves, all of i16.
     let (low, top) = match arch.transformer.output {
         TransformerOutput::ClippedReLU { max } => (0, i64::from(max)),
-        TransformerOutput::Pairwise { max, divisor } => {
-            (0, i64::from(max) * i64::from(max) / i64::from(divisor))
-        }
+        TransformerOutput::Pairwise { max, divisor } => (0, i64::from(max) * i64::from(max) / i64::from(divisor)),
         TransformerOutput::Accumulators => (i64::from(i16::MIN), i64::from(i16::MAX)),
     };
     let (low, top) = (lit(low), lit(top));
@@ -29,7 +27,8 @@ pub fn generate(arch: &Arch) -> TokenStream {
     // With activations packed by AVX2, the layers reading them are proved
     // as their weights are then laid out (`packed`).
     let packs = crate::layers::packed::any(arch);
-    let (packed_param, packed_arg) = if packs { (quote!(, packed: bool), quote!(, packed)) } else { (quote!(), quote!()) };
+    let (packed_param, packed_arg) =
+        if packs { (quote!(, packed: bool), quote!(, packed)) } else { (quote!(), quote!()) };
     let steps = crate::layers::each(arch, |kind, at| Some(kind.prove(at)));
     let result = crate::output::prove_result(arch);
     quote! {

@@ -29,7 +29,8 @@ pub fn generate(arch: &Arch) -> TokenStream {
     let scale = i64::from(arch.transformer.load_scale);
     // After each set's weights, or after all of them: one place for a
     // plain transformer (a single set), whichever placement its file names.
-    let psqt_each = arch.transformer.psqt_buckets > 0 && arch.psqt_placement == PsqtPlacement::AfterEachSet && !arch.is_plain();
+    let psqt_each =
+        arch.transformer.psqt_buckets > 0 && arch.psqt_placement == PsqtPlacement::AfterEachSet && !arch.is_plain();
     let (bias, weight) = (lit(max / scale), lit(max / 2 / scale));
     let weights = if arch.is_plain() {
         quote! { w.ints(#encoding, &rng.values::<i16>(FEATURES * L1, -#weight, #weight)); }
@@ -47,7 +48,8 @@ pub fn generate(arch: &Arch) -> TokenStream {
                 Encoding::Raw => quote!(#rt::Encoding::Raw),
                 Encoding::Leb128 => quote!(#rt::Encoding::Leb128),
             };
-            let psqt = psqt_each.then(|| quote! { w.ints(#encoding, &rng.values::<i32>(#dims * PSQT_BUCKETS, -5000, 5000)); });
+            let psqt =
+                psqt_each.then(|| quote! { w.ints(#encoding, &rng.values::<i32>(#dims * PSQT_BUCKETS, -5000, 5000)); });
             quote! {
                 w.ints(#set_encoding, &rng.values::<#ty>(#dims * L1, -#weight, #weight));
                 #psqt

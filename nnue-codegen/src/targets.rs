@@ -2,10 +2,10 @@
 //! `nnue-isa`: register widths and counts, features), and the kernel choices
 //! per target.
 
+use crate::tokens::lit;
 use nnue_spec::ir::{Arch, Layer, LayerKind, TransformerOutput};
 use proc_macro2::TokenStream;
 use quote::quote;
-use crate::tokens::lit;
 
 /// A SIMD target.
 pub struct Target {

@@ -32,7 +32,9 @@ pub fn nnue(input: TokenStream) -> TokenStream {
     let request = syn::parse_macro_input!(input as Include);
     match expand(&request, call_file.as_deref()) {
         Ok(tokens) => tokens.into(),
-        Err(errors) => errors.into_iter().map(syn::Error::into_compile_error).collect::<proc_macro2::TokenStream>().into(),
+        Err(errors) => {
+            errors.into_iter().map(syn::Error::into_compile_error).collect::<proc_macro2::TokenStream>().into()
+        }
     }
 }
 
@@ -43,11 +45,14 @@ struct Include {
 
 impl Parse for Include {
     fn parse(input: ParseStream) -> syn::Result<Self> {
-        let keyword: Ident = input.parse().map_err(|e| syn::Error::new(e.span(), "expected `include \"path/to/arch.ron\"`"))?;
+        let keyword: Ident =
+            input.parse().map_err(|e| syn::Error::new(e.span(), "expected `include \"path/to/arch.ron\"`"))?;
         if keyword != "include" {
             return Err(syn::Error::new(keyword.span(), "expected `include \"path/to/arch.ron\"`"));
         }
-        let path = input.parse().map_err(|e: syn::Error| syn::Error::new(e.span(), "expected `include \"path/to/arch.ron\"`"))?;
+        let path = input
+            .parse()
+            .map_err(|e: syn::Error| syn::Error::new(e.span(), "expected `include \"path/to/arch.ron\"`"))?;
         if !input.is_empty() {
             return Err(input.error("unexpected tokens after the path"));
         }
@@ -60,7 +65,8 @@ fn expand(request: &Include, call_file: Option<&Path>) -> Result<proc_macro2::To
     let span = request.path.span();
     let error = |message: String| vec![syn::Error::new(span, message)];
     let path = resolve(&written, call_file).map_err(error)?;
-    let text = std::fs::read_to_string(&path).map_err(|e| error(format!("{written}: cannot read {}: {e}", path.display())))?;
+    let text =
+        std::fs::read_to_string(&path).map_err(|e| error(format!("{written}: cannot read {}: {e}", path.display())))?;
     let arch = nnue_spec::parse(&text).map_err(|diagnostics| {
         diagnostics.iter().map(|d| syn::Error::new(span, format!("{written}:{d}"))).collect::<Vec<_>>()
     })?;
@@ -72,7 +78,8 @@ fn expand(request: &Include, call_file: Option<&Path>) -> Result<proc_macro2::To
 fn resolve(written: &str, call_file: Option<&Path>) -> Result<PathBuf, String> {
     let manifest = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
     let call_dir = call_file.and_then(Path::parent).map(Path::to_path_buf);
-    let bare = Path::new(written).is_relative() && !Path::new(written).components().any(|c| c == std::path::Component::ParentDir);
+    let bare = Path::new(written).is_relative()
+        && !Path::new(written).components().any(|c| c == std::path::Component::ParentDir);
     let shipped = bare.then(|| PathBuf::from(SHIPPED_ARCHS));
     for dir in [manifest, call_dir, shipped].into_iter().flatten() {
         let candidate = dir.join(written);
@@ -175,11 +182,15 @@ fn shipped_entries(suffix: Option<&Ident>) -> Result<Vec<proc_macro2::TokenStrea
         }
         modules.push((arch.module.clone(), file.clone()));
         // At the call site, like the module `nnue!` makes.
-        let module: Ident = syn::parse_str(&arch.module).map_err(|e| format!("archs/{file}: module `{}`: {e}", arch.module))?;
+        let module: Ident =
+            syn::parse_str(&arch.module).map_err(|e| format!("archs/{file}: module `{}`: {e}", arch.module))?;
         let network = nnue_codegen::implements_network(&arch);
         let plain = arch.is_plain();
         let named = suffix.map(|suffix| {
-            let named = Ident::new(&format!("{module}{}", suffix.to_string().trim_start_matches("r#")), proc_macro2::Span::call_site());
+            let named = Ident::new(
+                &format!("{module}{}", suffix.to_string().trim_start_matches("r#")),
+                proc_macro2::Span::call_site(),
+            );
             quote::quote!(, named: #named)
         });
         entries.push(quote::quote! {

@@ -13,7 +13,7 @@
 use core::fmt;
 use core::marker::PhantomData;
 use core::ops::{Deref, DerefMut};
-use std::alloc::{alloc_zeroed, handle_alloc_error, Layout};
+use std::alloc::{Layout, alloc_zeroed, handle_alloc_error};
 
 /// Bytes of alignment: a cache line, and the width of an AVX-512 register.
 pub const ALIGN: usize = 64;

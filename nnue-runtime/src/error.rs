@@ -18,7 +18,9 @@ pub enum LoadError {
     #[error("unsupported version 0x{found:08X} at offset 0 (this architecture reads 0x{expected:08X})")]
     Version { found: u32, expected: u32 },
 
-    #[error("{what} at offset {offset} is 0x{found:08X}, but architecture `{arch}` expects 0x{expected:08X} (a net of another architecture?)")]
+    #[error(
+        "{what} at offset {offset} is 0x{found:08X}, but architecture `{arch}` expects 0x{expected:08X} (a net of another architecture?)"
+    )]
     Hash { what: String, offset: usize, found: u32, expected: u32, arch: &'static str },
 
     /// The header hash differs, and the file's transformer hash word shows
@@ -53,13 +55,17 @@ pub enum LoadError {
     #[error("{what} at offset {offset}: value {value} does not fit once scaled by {scale}")]
     Scale { what: String, offset: usize, value: i64, scale: i32 },
 
-    #[error("a bullet net of architecture `{arch}` is {expected} bytes, but this file is {actual} bytes (a net of another architecture?)")]
+    #[error(
+        "a bullet net of architecture `{arch}` is {expected} bytes, but this file is {actual} bytes (a net of another architecture?)"
+    )]
     Size { arch: &'static str, expected: usize, actual: usize },
 
     #[error("{extra} unexpected bytes after the last layer stack, at offset {offset}")]
     TrailingBytes { offset: usize, extra: usize },
 
-    #[error("overflow proof: {value} ({ty}) can reach {range} at {at}, outside {ty}; loading it needs overflow allowed (LoadOptions::allow_overflow)")]
+    #[error(
+        "overflow proof: {value} ({ty}) can reach {range} at {at}, outside {ty}; loading it needs overflow allowed (LoadOptions::allow_overflow)"
+    )]
     Overflow { value: String, at: String, range: crate::interval::Interval, ty: crate::interval::Int },
 
     #[error("no compiled architecture has header hash 0x{hash:08X} (version 0x{version:08X}); known: {known}")]

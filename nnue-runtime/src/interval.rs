@@ -25,29 +25,20 @@ impl Interval {
 
     /// Both ranges.
     pub fn union(self, other: Interval) -> Interval {
-        Interval {
-            min: self.min.min(other.min),
-            max: self.max.max(other.max),
-        }
+        Interval { min: self.min.min(other.min), max: self.max.max(other.max) }
     }
 
     /// Every `a * k`.
     pub fn scale(self, k: i64) -> Interval {
         let (a, b) = (self.min.saturating_mul(k), self.max.saturating_mul(k));
-        Interval {
-            min: a.min(b),
-            max: a.max(b),
-        }
+        Interval { min: a.min(b), max: a.max(b) }
     }
 
     /// Every `a / d`, rounded toward zero as Rust's and C++'s `/` do (a
     /// monotone function of `a`). `d` must not be zero.
     pub fn divide(self, d: i64) -> Interval {
         let (a, b) = (self.min / d, self.max / d);
-        Interval {
-            min: a.min(b),
-            max: a.max(b),
-        }
+        Interval { min: a.min(b), max: a.max(b) }
     }
 
     /// What a value of type `ty` computed with wrapping arithmetic can be:
@@ -68,10 +59,7 @@ impl std::ops::Add for Interval {
     type Output = Interval;
 
     fn add(self, other: Interval) -> Interval {
-        Interval {
-            min: self.min.saturating_add(other.min),
-            max: self.max.saturating_add(other.max),
-        }
+        Interval { min: self.min.saturating_add(other.min), max: self.max.saturating_add(other.max) }
     }
 }
 
@@ -80,10 +68,7 @@ impl std::ops::Sub for Interval {
     type Output = Interval;
 
     fn sub(self, other: Interval) -> Interval {
-        Interval {
-            min: self.min.saturating_sub(other.max),
-            max: self.max.saturating_sub(other.min),
-        }
+        Interval { min: self.min.saturating_sub(other.max), max: self.max.saturating_sub(other.min) }
     }
 }
 

@@ -85,7 +85,7 @@ pub use backend::{Backend, LayerOutput};
 pub use chess::board::{Board, BoardError};
 pub use chess::position::{Bitboards, Color, Piece, PieceKind, Position, Square};
 pub use engine::accumulator::{Accumulator, HalfAccumulator};
-pub use engine::any_network::{candidates, candidates_for, AnyNetwork, ArchEntry, ArchInfo, LayerInfo};
+pub use engine::any_network::{AnyNetwork, ArchEntry, ArchInfo, LayerInfo, candidates, candidates_for};
 pub use engine::changes::{MoveChanges, PieceChange};
 pub use engine::evaluation::{BucketValues, Evaluation};
 pub use engine::network::{LoadOptions, Network};
@@ -97,7 +97,7 @@ pub use features::{FeatureList, FeatureSet, FeatureSink};
 pub use format::reader::{Encoding, Header, NetReader};
 pub use format::writer::{NetWriter, Rng};
 pub use overflow::OverflowProof;
-pub use platform::isa::{Isa, IsaError, ISA_ENV};
+pub use platform::isa::{ISA_ENV, Isa, IsaError};
 
 // The old paths of the modules that moved into folders (see the crate
 // docs), kept (hidden) for generated code (nnue-codegen) and the
@@ -107,6 +107,9 @@ pub use platform::isa::{Isa, IsaError, ISA_ENV};
 // `scalar::PairedSums` (now in `overflow::layers`) and
 // `simd::x86::leb128` (now `format::leb128::x86`).
 #[doc(hidden)]
+#[cfg(feature = "shakmaty")]
+pub use self::shakmaty::{bench, walk};
+#[doc(hidden)]
 pub use chess::{attacks, board, position};
 #[doc(hidden)]
 pub use engine::{accumulator, changes, network, refresh_cache, sparse_transformed, stack};
@@ -114,15 +117,14 @@ pub use engine::{accumulator, changes, network, refresh_cache, sparse_transforme
 pub use format::{bullet, reader, writer};
 #[doc(hidden)]
 pub use platform::{cpu_cache, isa};
-#[doc(hidden)]
-#[cfg(feature = "shakmaty")]
-pub use self::shakmaty::{bench, walk};
 
 /// The old path of [`engine::evaluation`] and [`engine::any_network`] (one
 /// module before), kept as the modules above.
 #[doc(hidden)]
 pub mod evaluation {
-    pub use crate::engine::any_network::{candidates, candidates_for, AnyNetwork, ArchEntry, ArchInfo, FileLoader, LayerInfo, Loader};
+    pub use crate::engine::any_network::{
+        AnyNetwork, ArchEntry, ArchInfo, FileLoader, LayerInfo, Loader, candidates, candidates_for,
+    };
     pub use crate::engine::evaluation::{BucketValues, Evaluation};
 }
 

@@ -3,7 +3,9 @@
 //! numbers; `tests/feature_set_facts.rs` checks that they agree.
 
 use crate::ir::{FeatureSet, PieceSquareLayout};
-use crate::schema::{Encoding, FeatureSetKind, FeatureSpec, IntType, Mirror, PieceKind, PieceSquareSpec, ThreatTargets};
+use crate::schema::{
+    Encoding, FeatureSetKind, FeatureSpec, IntType, Mirror, PieceKind, PieceSquareSpec, ThreatTargets,
+};
 
 /// The fields of [`ThreatTargets`], by attacker in [`PieceKind`] order.
 pub const KIND_FIELDS: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
@@ -51,7 +53,16 @@ pub fn describe(spec: &FeatureSpec, encoding: Encoding) -> FeatureSet {
         }
     };
     let hash = spec.hash.unwrap_or(hash);
-    FeatureSet { kind, dimensions, max_active, hash, weight: spec.weight, encoding: spec.encoding.unwrap_or(encoding), targets, layout }
+    FeatureSet {
+        kind,
+        dimensions,
+        max_active,
+        hash,
+        weight: spec.weight,
+        encoding: spec.encoding.unwrap_or(encoding),
+        targets,
+        layout,
+    }
 }
 
 /// The resolved layout of a piece-square set, `None` if its king buckets

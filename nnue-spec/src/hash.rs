@@ -36,7 +36,11 @@ pub fn compute(scheme: HashScheme, features: &[FeatureSet], dimensions: usize, l
         // of the chain.
         LayerKind::SqrClippedReLU { .. } | LayerKind::Concat => prev,
         // Not a Stockfish layer; bullet files carry no hash words.
-        LayerKind::SCReLU { .. } | LayerKind::FloatAffine { .. } | LayerKind::CReLU { .. } | LayerKind::ToFloat { .. } | LayerKind::ToInt { .. } => prev,
+        LayerKind::SCReLU { .. }
+        | LayerKind::FloatAffine { .. }
+        | LayerKind::CReLU { .. }
+        | LayerKind::ToFloat { .. }
+        | LayerKind::ToInt { .. } => prev,
     });
     Hashes { header: transformer ^ layer_stack, transformer, layer_stack }
 }

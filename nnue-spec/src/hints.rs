@@ -24,7 +24,10 @@ pub fn ron_error(source: &str, code: &Error, at: LineCol) -> (LineCol, String) {
             } else {
                 let owners: Vec<&str> = owners_of(found).into_iter().filter(|o| *o != outer).collect();
                 if owners.contains(&"Network") {
-                    message += &format!(": `{found}` is a field of `Network(...)`; is the `)` closing {} missing before it?", struct_name(outer));
+                    message += &format!(
+                        ": `{found}` is a field of `Network(...)`; is the `)` closing {} missing before it?",
+                        struct_name(outer)
+                    );
                 } else if !owners.is_empty() {
                     let names: Vec<String> = owners.iter().map(|o| struct_name(o)).collect();
                     message += &format!(": `{found}` is a field of {}; move it there", names.join(" or "));
@@ -34,7 +37,8 @@ pub fn ron_error(source: &str, code: &Error, at: LineCol) -> (LineCol, String) {
         }
         Error::NoSuchEnumVariant { expected, found, outer } => {
             let outer = outer.as_deref().unwrap_or("");
-            let near = closest_ignoring_case(found, expected).map_or(String::new(), |near| format!(": did you mean `{near}`?"));
+            let near = closest_ignoring_case(found, expected)
+                .map_or(String::new(), |near| format!(": did you mean `{near}`?"));
             (at, format!("unknown {} `{found}`{near} (one of {})", enum_name(outer), quoted(expected)))
         }
         Error::DuplicateStructField { field, outer } => {
@@ -57,7 +61,10 @@ pub fn ron_error(source: &str, code: &Error, at: LineCol) -> (LineCol, String) {
                     let start = unclosed_string(source, offset(source, at)).unwrap_or_default();
                     let line = source[..start].matches('\n').count() + 1;
                     let col = source[..start].rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-                    (LineCol { line, col }, "this string runs on to the next line: is its closing `\"` missing?".to_owned())
+                    (
+                        LineCol { line, col },
+                        "this string runs on to the next line: is its closing `\"` missing?".to_owned(),
+                    )
                 }
                 // `3072.0` where an integer is expected.
                 (Some(b), Some('.')) if b.is_ascii_digit() => {
@@ -71,10 +78,17 @@ pub fn ron_error(source: &str, code: &Error, at: LineCol) -> (LineCol, String) {
                 (Some(b), Some(c)) if is_word(b) && is_word(c) => {
                     let start = source[..offset(source, at)].trim_end_matches(is_word);
                     let word_start = start.len();
-                    let word_end = word_start + source[word_start..].find(|c: char| !is_word(c)).unwrap_or(source.len() - word_start);
+                    let word_end = word_start
+                        + source[word_start..].find(|c: char| !is_word(c)).unwrap_or(source.len() - word_start);
                     let word = &source[word_start..word_end];
                     let head = &source[word_start..offset(source, at)];
-                    (at, format!("`{word}` is not one value: it reads as `{head}` followed by `{}` (a digit this number cannot have?)", &word[head.len()..]))
+                    (
+                        at,
+                        format!(
+                            "`{word}` is not one value: it reads as `{head}` followed by `{}` (a digit this number cannot have?)",
+                            &word[head.len()..]
+                        ),
+                    )
                 }
                 // On a later line than the value it should follow: the
                 // comma is missing at the end of that value.
@@ -88,13 +102,19 @@ pub fn ron_error(source: &str, code: &Error, at: LineCol) -> (LineCol, String) {
             let key = key_before(source, at).unwrap_or("this field");
             (
                 at,
-                format!("`{key}` is optional: write its value inside `Some(...)`, e.g. `{key}: Some({})` (or start the file with `#![enable(implicit_some)]`)", value_text(text)),
+                format!(
+                    "`{key}` is optional: write its value inside `Some(...)`, e.g. `{key}: Some({})` (or start the file with `#![enable(implicit_some)]`)",
+                    value_text(text)
+                ),
             )
         }
         _ if text.starts_with("Some(") => {
             let key = key_before(source, at).unwrap_or("this field");
             let inner = value_text(&text[5..]);
-            (at, format!("`{key}` is written without `Some`: `{key}: {inner}` ({})", lowercase_first(&code.to_string())))
+            (
+                at,
+                format!("`{key}` is written without `Some`: `{key}: {inner}` ({})", lowercase_first(&code.to_string())),
+            )
         }
         Error::ExpectedInteger | Error::ExpectedFloat | Error::ExpectedBoolean if text.starts_with('"') => {
             let key = key_before(source, at).unwrap_or("this field");
@@ -103,7 +123,9 @@ pub fn ron_error(source: &str, code: &Error, at: LineCol) -> (LineCol, String) {
             (at, format!("`{key}` is {what}, not a string: write `{key}: {}`", inner.trim_matches('"')))
         }
         // `PieceCount(4)`, `Affine("fc_0", ..)`: fields are named.
-        Error::InvalidIdentifier(_) | Error::SuggestRawIdentifier(_) | Error::ExpectedIdentifier if positional(source, at).is_some() => {
+        Error::InvalidIdentifier(_) | Error::SuggestRawIdentifier(_) | Error::ExpectedIdentifier
+            if positional(source, at).is_some() =>
+        {
             let variant = positional(source, at).unwrap_or_default();
             let value = value_text(text);
             let example = match FIELDS.iter().find(|(name, _)| *name == variant) {
@@ -114,9 +136,16 @@ pub fn ron_error(source: &str, code: &Error, at: LineCol) -> (LineCol, String) {
         }
         // `file: (hash: 0x...)`: the file's hash is the scheme; a hash word
         // belongs to a feature set.
-        Error::InvalidIdentifier(_) | Error::SuggestRawIdentifier(_) | Error::ExpectedIdentifier if key_before(source, at) == Some("hash") => {
+        Error::InvalidIdentifier(_) | Error::SuggestRawIdentifier(_) | Error::ExpectedIdentifier
+            if key_before(source, at) == Some("hash") =>
+        {
             let value = value_text(text);
-            (at, format!("`file.hash` is how hash words are computed (`Stockfish` or `StockfishAllSets`); a feature set's hash word is written on the set: `features: [(set: .., hash: {value})]`"))
+            (
+                at,
+                format!(
+                    "`file.hash` is how hash words are computed (`Stockfish` or `StockfishAllSets`); a feature set's hash word is written on the set: `features: [(set: .., hash: {value})]`"
+                ),
+            )
         }
         Error::ExpectedDifferentStructName { expected, found } => match *expected {
             "Network" => (at, format!("a file is one `Network(...)`, not `{found}(...)`")),
@@ -219,7 +248,8 @@ fn enum_name(rust: &str) -> String {
 
 /// The value that would fit a missing field, as the text to add.
 fn missing_field(outer: &str, field: &str) -> String {
-    let any_layer = ["Affine", "SCReLU", "CReLU", "ToFloat", "ToInt", "ClippedReLU", "SqrClippedReLU", "Concat"].contains(&outer);
+    let any_layer =
+        ["Affine", "SCReLU", "CReLU", "ToFloat", "ToInt", "ClippedReLU", "SqrClippedReLU", "Concat"].contains(&outer);
     match (outer, field) {
         ("Network", "name") => "`name: \"<the file's name without .ron>\"` (it names the generated module)".to_owned(),
         ("Network", "file") => "`file: (version: 0x7AF32F20)` (a Stockfish net: the u32 at offset 0 of the net; 0x7AF32F16 for Stockfish 12, 0x6A448AFA for 19), or `file: (format: Bullet(tensors: [...]))` for a bullet net".to_owned(),
@@ -356,7 +386,8 @@ fn end_of_previous_value(source: &str, at: LineCol) -> Option<LineCol> {
     let first = at.line.checked_sub(1)?;
     for line in (0..=first).rev() {
         let text = *lines.get(line)?;
-        let text = if line == first { &text[..offset(text, LineCol { line: 1, col: at.col }).min(text.len())] } else { text };
+        let text =
+            if line == first { &text[..offset(text, LineCol { line: 1, col: at.col }).min(text.len())] } else { text };
         let code = code_of(text).trim_end();
         if !code.is_empty() {
             return Some(LineCol { line: line + 1, col: code.chars().count() + 1 });

@@ -1,7 +1,9 @@
 //! The validated, resolved architecture: every size computed, every name
 //! resolved to an index, every hash known. Code generation reads only this.
 
-pub use crate::schema::{Encoding, EvalRule, SumOrder, TensorLayout, FeatureSetKind, IntType, Mirror, PieceKind, PlaneOrder, PsqtPlacement};
+pub use crate::schema::{
+    Encoding, EvalRule, FeatureSetKind, IntType, Mirror, PieceKind, PlaneOrder, PsqtPlacement, SumOrder, TensorLayout,
+};
 
 /// A checked architecture.
 #[derive(Debug, Clone, PartialEq)]
@@ -109,8 +111,13 @@ pub struct Transformer {
 /// The transformer's output stage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TransformerOutput {
-    ClippedReLU { max: i32 },
-    Pairwise { max: i32, divisor: i32 },
+    ClippedReLU {
+        max: i32,
+    },
+    Pairwise {
+        max: i32,
+        divisor: i32,
+    },
     /// Both accumulators' i16 values.
     Accumulators,
 }
@@ -144,7 +151,10 @@ pub struct LayerStacks {
 pub enum BucketSelect {
     Single,
     /// `(pieces - offset) / divisor`, at most the last stack.
-    PieceCount { divisor: usize, offset: usize },
+    PieceCount {
+        divisor: usize,
+        offset: usize,
+    },
     /// The stack for each piece count 0..=32.
     Table([u8; 33]),
 }
@@ -216,21 +226,42 @@ pub struct Layer {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum LayerKind {
     /// i8 weights (rows padded to `padded_inputs`), i32 biases.
-    Affine { padded_inputs: usize, sparse: bool },
+    Affine {
+        padded_inputs: usize,
+        sparse: bool,
+    },
     /// i16 weights on u8 or i32 inputs, i32 biases: `sum / divisor + bias`.
-    WideAffine { divisor: i32 },
+    WideAffine {
+        divisor: i32,
+    },
     /// `clamp(x, 0, max)^2`, to i32.
-    SCReLU { max: i32 },
+    SCReLU {
+        max: i32,
+    },
     /// f32 weights and biases, summed as `order` says.
-    FloatAffine { order: SumOrder },
+    FloatAffine {
+        order: SumOrder,
+    },
     /// `clamp(x, 0, max)` in f32.
-    CReLU { max: f32 },
+    CReLU {
+        max: f32,
+    },
     /// `x as f32 / divisor`.
-    ToFloat { divisor: f32 },
+    ToFloat {
+        divisor: f32,
+    },
     /// `(x * multiply) as i32`, truncating.
-    ToInt { multiply: f32 },
-    ClippedReLU { shift: u32, max: i32 },
-    SqrClippedReLU { shift: u32, max: i32 },
+    ToInt {
+        multiply: f32,
+    },
+    ClippedReLU {
+        shift: u32,
+        max: i32,
+    },
+    SqrClippedReLU {
+        shift: u32,
+        max: i32,
+    },
     Concat,
 }
 

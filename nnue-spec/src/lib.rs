@@ -57,7 +57,9 @@ pub fn parse(source: &str) -> Result<Arch, Vec<Diagnostic>> {
         let map = source_map::SourceMap::new(source);
         let mut diagnostics: Vec<(bool, Diagnostic)> = problems
             .into_iter()
-            .map(|p| (p.path.starts_with("file.format.tensors"), Diagnostic { at: map.locate(&p.path), message: p.message }))
+            .map(|p| {
+                (p.path.starts_with("file.format.tensors"), Diagnostic { at: map.locate(&p.path), message: p.message })
+            })
             .collect();
         diagnostics.sort_by_key(|(tensors, d)| (*tensors, d.at.line, d.at.col));
         diagnostics.into_iter().map(|(_, d)| d).collect()

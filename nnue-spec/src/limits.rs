@@ -5,8 +5,8 @@
 //! `archs/README.md` lists them with their reasons.
 
 use crate::ir::{Arch, Layer, LayerKind, Transformer};
-use crate::stack_bytes::{evaluation_buffers, evaluation_stack_bytes, stack_bytes, Cause, StackBuffer};
 use crate::problem::Problem;
+use crate::stack_bytes::{Cause, StackBuffer, evaluation_buffers, evaluation_stack_bytes, stack_bytes};
 
 /// Most bytes one evaluation may keep on the stack in the buffers its
 /// sizes set. A search thread has 2 MiB by default; this leaves the
@@ -34,7 +34,13 @@ pub fn transformer_table_bytes(features: usize, transformer: &Transformer) -> us
 /// size is within its own limit, and is reported at the value whose
 /// buffers take the most. Nothing is reported at a value `reported`
 /// already holds a problem for.
-pub fn check(features: usize, transformer: &Transformer, stacks: usize, layers: &[Layer], reported: &[Problem]) -> Vec<Problem> {
+pub fn check(
+    features: usize,
+    transformer: &Transformer,
+    stacks: usize,
+    layers: &[Layer],
+    reported: &[Problem],
+) -> Vec<Problem> {
     let mut problems = Vec::new();
     let table = transformer_table_bytes(features, transformer);
     if table > MAX_TABLE_BYTES {
@@ -73,7 +79,8 @@ pub fn check(features: usize, transformer: &Transformer, stacks: usize, layers: 
     }
     let mut largest: Vec<&StackBuffer> = buffers.iter().collect();
     largest.sort_by_key(|b| core::cmp::Reverse(b.bytes));
-    let largest: Vec<String> = largest.iter().take(3).map(|b| format!("{}: {}", b.what, human_bytes(b.bytes))).collect();
+    let largest: Vec<String> =
+        largest.iter().take(3).map(|b| format!("{}: {}", b.what, human_bytes(b.bytes))).collect();
     problems.push(Problem {
         path: culprit.path.clone(),
         message: format!(
@@ -113,9 +120,9 @@ pub fn within_limits(arch: &Arch) -> Result<(), String> {
         LayerKind::Affine { padded_inputs, .. } => Some((l, padded_inputs)),
         _ => None,
     });
-    for (what, bytes) in tables.into_iter().chain(affine.clone().map(|(l, padded)| {
-        (format!("the weights of {}", l.name), table(l.output_dimensions, padded, 1))
-    })) {
+    for (what, bytes) in tables.into_iter().chain(
+        affine.clone().map(|(l, padded)| (format!("the weights of {}", l.name), table(l.output_dimensions, padded, 1))),
+    ) {
         at_most(format!("the bytes of {what}"), bytes.unwrap_or(usize::MAX), MAX_TABLE_BYTES)?;
     }
     at_most("the feature count".to_owned(), features, u32::MAX as usize)?;

@@ -416,31 +416,15 @@ pub enum LayerSpec {
         sum: Option<SumOrder>,
     },
     /// `clamp(in, 0, max)`, f32 -> f32 (bullet's CReLU of float layers).
-    CReLU {
-        name: String,
-        input: String,
-        max: f32,
-    },
+    CReLU { name: String, input: String, max: f32 },
     /// `in as f32 / divisor` (rounded to nearest), i32 -> f32.
-    ToFloat {
-        name: String,
-        input: String,
-        divisor: f32,
-    },
+    ToFloat { name: String, input: String, divisor: f32 },
     /// `in * multiply` in f32, truncated toward zero to an i32 (saturating),
     /// f32 -> i32.
-    ToInt {
-        name: String,
-        input: String,
-        multiply: f32,
-    },
+    ToInt { name: String, input: String, multiply: f32 },
     /// `clamp(in, 0, max)^2`, u8, i16 or i32 -> i32 (bullet's SCReLU with
     /// `max` = QA).
-    SCReLU {
-        name: String,
-        input: String,
-        max: i32,
-    },
+    SCReLU { name: String, input: String, max: i32 },
     /// `clamp(in >> shift, 0, max)`, i32 -> u8.
     ClippedReLU {
         name: String,

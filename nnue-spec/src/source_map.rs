@@ -35,9 +35,7 @@ impl SourceMap {
     pub fn new(src: &str) -> Self {
         let mut map = SourceMap {
             values: HashMap::new(),
-            line_starts: std::iter::once(0)
-                .chain(src.match_indices('\n').map(|(i, _)| i + 1))
-                .collect(),
+            line_starts: std::iter::once(0).chain(src.match_indices('\n').map(|(i, _)| i + 1)).collect(),
         };
         map.scan(src);
         map

@@ -54,7 +54,11 @@ pub fn evaluation_buffers(transformer: &Transformer, layers: &[Layer]) -> Vec<St
     let lanes = l1.saturating_mul(4);
     let accumulator = round_up(lanes.saturating_add(transformer.psqt_buckets.saturating_mul(8)), CACHE_LINE);
     let mut buffers = vec![
-        StackBuffer { what: format!("accumulator lanes, 2 x {l1} i16"), bytes: lanes, cause: sizes.transformer_cause() },
+        StackBuffer {
+            what: format!("accumulator lanes, 2 x {l1} i16"),
+            bytes: lanes,
+            cause: sizes.transformer_cause(),
+        },
         StackBuffer {
             what: format!("accumulator PSQT values, 2 x {} i32", transformer.psqt_buckets),
             bytes: accumulator - lanes.min(accumulator),
@@ -69,14 +73,21 @@ pub fn evaluation_buffers(transformer: &Transformer, layers: &[Layer]) -> Vec<St
             cause: Cause { path: "features".to_owned(), label: "the feature set".to_owned() },
         },
         StackBuffer {
-            what: format!("transformer output, {} {}", transformer.output_dimensions, transformer.output.value_type().rust_name()),
+            what: format!(
+                "transformer output, {} {}",
+                transformer.output_dimensions,
+                transformer.output.value_type().rust_name()
+            ),
             bytes: round_up(transformer.output_bytes(), CACHE_LINE),
             cause: sizes.transformer_cause(),
         },
     ];
     if layers.iter().any(|l| l.reads_listed_transformer(transformer)) {
         buffers.push(StackBuffer {
-            what: format!("transformer output's non-zero chunk list, {0} u16 and {0} u32", transformer.output_dimensions / 4),
+            what: format!(
+                "transformer output's non-zero chunk list, {0} u16 and {0} u32",
+                transformer.output_dimensions / 4
+            ),
             bytes: (transformer.output_dimensions / 4).saturating_mul(CHUNK_ENTRY_BYTES),
             cause: sizes.transformer_cause(),
         });
@@ -169,7 +180,9 @@ impl Sizes<'_> {
             ty => (format!("{} output, {n} {}", layer.name, ty.rust_name()), n.saturating_mul(ty.bytes())),
         };
         out.push(StackBuffer { what, bytes, cause: self.width_cause(i) });
-        let (LayerKind::Affine { padded_inputs, sparse }, Some(slice)) = (layer.kind, layer.inputs.first()) else { return };
+        let (LayerKind::Affine { padded_inputs, sparse }, Some(slice)) = (layer.kind, layer.inputs.first()) else {
+            return;
+        };
         let input_cause = self.slice_cause(i, 0, slice);
         let source_len = match slice.source {
             Source::Transformer => self.transformer.output_dimensions,

@@ -6,8 +6,8 @@
 use crate::feature_sets;
 use crate::hash;
 use crate::ir::{
-    Arch, BucketSelect, Element, FeatureSet, FileFormat, Forward, Layer, LayerKind, LayerStacks, Output, Param, Rescale, Slice,
-    Source, Tensor, Term, Transformer, TransformerOutput, ValueType,
+    Arch, BucketSelect, Element, FeatureSet, FileFormat, Forward, Layer, LayerKind, LayerStacks, Output, Param,
+    Rescale, Slice, Source, Tensor, Term, Transformer, TransformerOutput, ValueType,
 };
 use crate::limits;
 use crate::schema::{self, IntType, LayerSpec, NetworkSpec};
@@ -25,11 +25,62 @@ const TRANSFORMER_BLOCK: usize = 64;
 /// Names a layer cannot have: Rust keywords (layers become fields and locals
 /// of generated code), the transformer, and the generated code's own locals.
 const RESERVED: &[&str] = &[
-    "transformer", "input", "forward", "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else",
-    "enum", "extern", "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub",
-    "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where",
-    "while", "abstract", "become", "box", "do", "final", "macro", "override", "priv", "try", "typeof", "unsized",
-    "virtual", "yield", "_",
+    "transformer",
+    "input",
+    "forward",
+    "as",
+    "async",
+    "await",
+    "break",
+    "const",
+    "continue",
+    "crate",
+    "dyn",
+    "else",
+    "enum",
+    "extern",
+    "false",
+    "fn",
+    "for",
+    "gen",
+    "if",
+    "impl",
+    "in",
+    "let",
+    "loop",
+    "match",
+    "mod",
+    "move",
+    "mut",
+    "pub",
+    "ref",
+    "return",
+    "self",
+    "Self",
+    "static",
+    "struct",
+    "super",
+    "trait",
+    "true",
+    "type",
+    "unsafe",
+    "use",
+    "where",
+    "while",
+    "abstract",
+    "become",
+    "box",
+    "do",
+    "final",
+    "macro",
+    "override",
+    "priv",
+    "try",
+    "typeof",
+    "unsized",
+    "virtual",
+    "yield",
+    "_",
 ];
 /// Activations feed `u8 x i8` products summed in pairs into i16 lanes; 127 is
 /// the largest value for which that cannot saturate.
@@ -128,18 +179,27 @@ impl Validator {
         for (i, f) in specs.iter().enumerate() {
             let name = feature_sets::name(f.set);
             if let Some(first) = specs[..i].iter().position(|g| g.set == f.set) {
-                self.problem(format!("features[{i}].set"), format!("{name} is already features[{first}]: each feature set may appear once"));
+                self.problem(
+                    format!("features[{i}].set"),
+                    format!("{name} is already features[{first}]: each feature set may appear once"),
+                );
             }
             if !feature_sets::weight_allowed(f.weight) {
                 self.problem(
                     format!("features[{i}].weight"),
-                    format!("{name} weights of type {:?} cannot be added into i16 accumulator lanes; use I8 or I16", f.weight),
+                    format!(
+                        "{name} weights of type {:?} cannot be added into i16 accumulator lanes; use I8 or I16",
+                        f.weight
+                    ),
                 );
             }
             match (&f.targets, f.set) {
                 (Some(_), schema::FeatureSetKind::FullThreats) | (None, _) => {}
                 (Some(_), _) => {
-                    self.problem(format!("features[{i}].targets"), format!("{name} has no targets: only FullThreats lists the kinds each kind attacks"));
+                    self.problem(
+                        format!("features[{i}].targets"),
+                        format!("{name} has no targets: only FullThreats lists the kinds each kind attacks"),
+                    );
                 }
             }
             match (&f.layout, f.set) {
@@ -151,7 +211,10 @@ impl Validator {
                 }
                 (Some(_), schema::FeatureSetKind::PieceSquare) | (None, _) => {}
                 (Some(_), _) => {
-                    self.problem(format!("features[{i}].layout"), format!("{name} has a fixed layout: only PieceSquare takes one"));
+                    self.problem(
+                        format!("features[{i}].layout"),
+                        format!("{name} has a fixed layout: only PieceSquare takes one"),
+                    );
                 }
             }
             if let (Some(layout), schema::FeatureSetKind::PieceSquare) = (&f.layout, f.set) {
@@ -166,8 +229,13 @@ impl Validator {
                     );
                 } else if !(n == 64 || (n == 32 && layout.mirror != schema::Mirror::None)) {
                     self.problem(path, format!("{n} king buckets: give 64 (one per square), or 32 with mirroring (the four files the king is mirrored onto), or `king_buckets: None` for one bucket"));
-                } else if let Some(missing) = (0..layout.king_buckets.iter().copied().max().unwrap_or(0)).find(|b| !layout.king_buckets.contains(b)) {
-                    self.problem(path, format!("bucket {missing} is never used: number the buckets from 0 without gaps"));
+                } else if let Some(missing) = (0..layout.king_buckets.iter().copied().max().unwrap_or(0))
+                    .find(|b| !layout.king_buckets.contains(b))
+                {
+                    self.problem(
+                        path,
+                        format!("bucket {missing} is never used: number the buckets from 0 without gaps"),
+                    );
                 }
             }
             if let Some(targets) = &f.targets {
@@ -178,7 +246,10 @@ impl Validator {
                         self.problem(format!("features[{i}].targets.{row}"), format!("{k:?} is listed twice"));
                     }
                 }
-                if f.hash.is_none() && f.set == schema::FeatureSetKind::FullThreats && table != feature_sets::stockfish_18_targets() {
+                if f.hash.is_none()
+                    && f.set == schema::FeatureSetKind::FullThreats
+                    && table != feature_sets::stockfish_18_targets()
+                {
                     self.problem(
                         format!("features[{i}].targets"),
                         "targets other than Stockfish 18's make another feature set: give its hash word (`hash: 0x...`)",
@@ -197,13 +268,19 @@ impl Validator {
                     let divisor = (1..=MAX_PIECES).find(|d| spec.count > (MAX_PIECES - 1) / d);
                     let or_piece_count = match divisor {
                         Some(d) if spec.count > 1 && spec.count <= limits::MAX_LAYER_STACKS => {
-                            format!(", or select among {} stacks by piece count (`select: PieceCount(divisor: {d})`)", spec.count)
+                            format!(
+                                ", or select among {} stacks by piece count (`select: PieceCount(divisor: {d})`)",
+                                spec.count
+                            )
                         }
                         _ => String::new(),
                     };
                     self.problem(
                         "layer_stacks.count",
-                        format!("`Single` selects one stack, but count is {}: use `count: 1`{or_piece_count}", spec.count),
+                        format!(
+                            "`Single` selects one stack, but count is {}: use `count: 1`{or_piece_count}",
+                            spec.count
+                        ),
                     );
                 }
                 BucketSelect::Single
@@ -213,12 +290,16 @@ impl Validator {
                     self.problem("layer_stacks.select.divisor", "the piece-count divisor must be at least 1");
                 } else if offset > 2 {
                     // A legal position has both kings: pieces >= 2.
-                    self.problem("layer_stacks.select.offset", format!("offset {offset} must be at most 2 (a position has at least its two kings)"));
+                    self.problem(
+                        "layer_stacks.select.offset",
+                        format!("offset {offset} must be at most 2 (a position has at least its two kings)"),
+                    );
                 } else if spec.count < (MAX_PIECES - offset) / divisor + 1 {
                     let needed = (MAX_PIECES - offset) / divisor + 1;
                     // The smallest divisor that keeps to `count` stacks.
                     let fitting = (divisor..=MAX_PIECES).find(|d| spec.count > (MAX_PIECES - offset) / d);
-                    let or_divisor = fitting.map_or(String::new(), |d| format!(", or `divisor: {d}` for {} stacks", spec.count));
+                    let or_divisor =
+                        fitting.map_or(String::new(), |d| format!(", or `divisor: {d}` for {} stacks", spec.count));
                     self.problem(
                         "layer_stacks.count",
                         format!(
@@ -235,10 +316,21 @@ impl Validator {
                 if table.len() != MAX_PIECES + 1 {
                     self.problem(
                         "layer_stacks.select",
-                        format!("{} entries: give the stack of every piece count 0..={MAX_PIECES} ({} entries)", table.len(), MAX_PIECES + 1),
+                        format!(
+                            "{} entries: give the stack of every piece count 0..={MAX_PIECES} ({} entries)",
+                            table.len(),
+                            MAX_PIECES + 1
+                        ),
                     );
                 } else if let Some((i, &b)) = table.iter().enumerate().find(|(_, b)| **b >= spec.count) {
-                    self.problem(format!("layer_stacks.select[{i}]"), format!("stack {b} does not exist: there are {}, numbered from 0 to {}", spec.count, spec.count.saturating_sub(1)));
+                    self.problem(
+                        format!("layer_stacks.select[{i}]"),
+                        format!(
+                            "stack {b} does not exist: there are {}, numbered from 0 to {}",
+                            spec.count,
+                            spec.count.saturating_sub(1)
+                        ),
+                    );
                 } else {
                     for (e, &b) in entries.iter_mut().zip(table) {
                         *e = b as u8;
@@ -261,7 +353,10 @@ impl Validator {
             }
             schema::TransformerOutput::Pairwise { max, divisor } => {
                 if divisor <= 0 || divisor.count_ones() != 1 {
-                    self.problem("transformer.output.divisor", format!("the pairwise divisor {divisor} must be a power of two (SIMD kernels shift)"));
+                    self.problem(
+                        "transformer.output.divisor",
+                        format!("the pairwise divisor {divisor} must be a power of two (SIMD kernels shift)"),
+                    );
                 } else {
                     // SIMD: `((a << (16 - k)) * b) >> 16` on u16 lanes, or `(a * b) >> k`
                     // on the low u16 half; one of them must be exact.
@@ -288,8 +383,10 @@ impl Validator {
             let nearest = if below == 0 { format!("{block}") } else { format!("{below} or {}", below + block) };
             self.problem(
                 "transformer.dimensions",
-                format!("dimensions {dims} must be a positive multiple of {block} (SIMD register blocks{}): e.g. {nearest}",
-                    if block > TRANSFORMER_BLOCK { ", per pairwise half" } else { "" }),
+                format!(
+                    "dimensions {dims} must be a positive multiple of {block} (SIMD register blocks{}): e.g. {nearest}",
+                    if block > TRANSFORMER_BLOCK { ", per pairwise half" } else { "" }
+                ),
             );
         }
         let max = match spec.output {
@@ -299,8 +396,13 @@ impl Validator {
         if output == TransformerOutput::Accumulators {
             // The values pass unchanged: no clamp to check.
         } else if !(1..=i32::from(i16::MAX)).contains(&max) {
-            self.problem("transformer.output.max", format!("max {max} must lie in 1..={} (it clamps i16 lanes)", i16::MAX));
-        } else if !(1..=MAX_TRANSFORMED).contains(&top) || (top > MAX_ACTIVATION && !self.bullet && i8_reader(layers).is_some()) {
+            self.problem(
+                "transformer.output.max",
+                format!("max {max} must lie in 1..={} (it clamps i16 lanes)", i16::MAX),
+            );
+        } else if !(1..=MAX_TRANSFORMED).contains(&top)
+            || (top > MAX_ACTIVATION && !self.bullet && i8_reader(layers).is_some())
+        {
             // Too large for a u8, or, in a Stockfish file (no i16 weights),
             // for the i8 weights of the layer reading it: the clamp is the
             // cause, and the message names a clamp that fits.
@@ -310,13 +412,19 @@ impl Validator {
         self.transformer_top = top;
         for (field, ty) in [("bias", spec.bias), ("accumulator", spec.accumulator)] {
             if ty != IntType::I16 {
-                self.problem(format!("transformer.{field}"), format!("a transformer {field} of type {ty:?} is not supported yet; use I16"));
+                self.problem(
+                    format!("transformer.{field}"),
+                    format!("a transformer {field} of type {ty:?} is not supported yet; use I16"),
+                );
             }
         }
         if spec.psqt_buckets != 0 && spec.psqt_buckets != stacks {
             self.problem(
                 "transformer.psqt_buckets",
-                format!("{} PSQT buckets but {stacks} layer stacks: they share the bucket index, so use {stacks} (or 0)", spec.psqt_buckets),
+                format!(
+                    "{} PSQT buckets but {stacks} layer stacks: they share the bucket index, so use {stacks} (or 0)",
+                    spec.psqt_buckets
+                ),
             );
         }
         if !(1..=64).contains(&spec.load_scale) {
@@ -336,12 +444,19 @@ impl Validator {
     /// The problem of a transformer output stage whose largest value `top`
     /// exceeds a u8 (or the 127 of the i8 weights reading it in a Stockfish
     /// file), naming the values that fit.
-    fn transformer_too_large(&self, output: &schema::TransformerOutput, top: i32, layers: &[LayerSpec]) -> (&'static str, String) {
+    fn transformer_too_large(
+        &self,
+        output: &schema::TransformerOutput,
+        top: i32,
+        layers: &[LayerSpec],
+    ) -> (&'static str, String) {
         let reader = i8_reader(layers);
         let limit = if reader.is_some() { MAX_ACTIVATION } else { MAX_TRANSFORMED };
         let why = match reader {
             Some(name) if top <= MAX_TRANSFORMED => {
-                format!("`{name}` reads them with i8 weights, whose inputs must stay within {MAX_ACTIVATION} (u8 x i8 products are summed in pairs into i16 lanes)")
+                format!(
+                    "`{name}` reads them with i8 weights, whose inputs must stay within {MAX_ACTIVATION} (u8 x i8 products are summed in pairs into i16 lanes)"
+                )
             }
             Some(name) => format!(
                 "the transformer's output is a u8 (at most {MAX_TRANSFORMED}), and `{name}` reads it with i8 weights, whose inputs must stay within {MAX_ACTIVATION}"
@@ -351,7 +466,9 @@ impl Validator {
         match *output {
             schema::TransformerOutput::ClippedReLU { max } => {
                 let screlu = layers.iter().find_map(|l| match l {
-                    LayerSpec::SCReLU { name, input, max } if reference_name(input) == "transformer" => Some((name.as_str(), *max)),
+                    LayerSpec::SCReLU { name, input, max } if reference_name(input) == "transformer" => {
+                        Some((name.as_str(), *max))
+                    }
                     _ => None,
                 });
                 let larger = match screlu {
@@ -367,9 +484,17 @@ impl Validator {
                 };
                 let fits = format!("or `ClippedReLU(max: {limit})` (a max in 1..={limit})");
                 if top > MAX_TRANSFORMED {
-                    ("transformer.output.max", format!("`ClippedReLU(max: {max})` outputs values up to {max}, but {why}: {larger}; {fits}"))
+                    (
+                        "transformer.output.max",
+                        format!("`ClippedReLU(max: {max})` outputs values up to {max}, but {why}: {larger}; {fits}"),
+                    )
                 } else {
-                    ("transformer.output.max", format!("`ClippedReLU(max: {max})` outputs values up to {max}, but {why}: use `max: {limit}`, or i16 weights in a bullet file"))
+                    (
+                        "transformer.output.max",
+                        format!(
+                            "`ClippedReLU(max: {max})` outputs values up to {max}, but {why}: use `max: {limit}`, or i16 weights in a bullet file"
+                        ),
+                    )
                 }
             }
             schema::TransformerOutput::Pairwise { max, divisor } => {
@@ -382,18 +507,30 @@ impl Validator {
                     square >> k <= i64::from(limit) && exact
                 });
                 // The largest max whose outputs fit with the given divisor.
-                let fitting_max = (1..max).rev().find(|&m| i64::from(m) * i64::from(m) / i64::from(divisor.max(1)) <= i64::from(limit));
+                let fitting_max = (1..max)
+                    .rev()
+                    .find(|&m| i64::from(m) * i64::from(m) / i64::from(divisor.max(1)) <= i64::from(limit));
                 let mut fixes = Vec::new();
                 if let Some(k) = fitting {
                     fixes.push(format!("`divisor: {}` (largest output {})", 1i64 << k, square >> k));
                 }
                 if let Some(m) = fitting_max {
-                    fixes.push(format!("`max: {m}` (largest output {})", i64::from(m) * i64::from(m) / i64::from(divisor.max(1))));
+                    fixes.push(format!(
+                        "`max: {m}` (largest output {})",
+                        i64::from(m) * i64::from(m) / i64::from(divisor.max(1))
+                    ));
                 }
                 let fixes = if fixes.is_empty() { String::new() } else { format!(": use {}", fixes.join(", or ")) };
-                ("transformer.output", format!("`Pairwise(max: {max}, divisor: {divisor})` outputs values up to {max} * {max} / {divisor} = {top}, but {why}{fixes}"))
+                (
+                    "transformer.output",
+                    format!(
+                        "`Pairwise(max: {max}, divisor: {divisor})` outputs values up to {max} * {max} / {divisor} = {top}, but {why}{fixes}"
+                    ),
+                )
             }
-            schema::TransformerOutput::Accumulators => ("transformer.output", format!("the transformer's outputs reach {top}")),
+            schema::TransformerOutput::Accumulators => {
+                ("transformer.output", format!("the transformer's outputs reach {top}"))
+            }
         }
     }
 
@@ -433,12 +570,21 @@ impl Validator {
                     };
                     let wide = *weight == IntType::I16;
                     let float = *weight == IntType::F32;
-                    let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, Reader::Affine(*weight));
+                    let slice = self.input(
+                        &format!("{at}.input"),
+                        input,
+                        &layers,
+                        transformer_outputs,
+                        Reader::Affine(*weight),
+                    );
                     if *outputs == 0 {
                         self.problem(format!("{at}.outputs"), "an affine layer needs at least one output");
                     }
                     if !matches!(weight, IntType::I8 | IntType::I16 | IntType::F32) {
-                        self.problem(format!("{at}.weight"), format!("affine weights of type {weight:?} are not supported; use I8, I16 or F32"));
+                        self.problem(
+                            format!("{at}.weight"),
+                            format!("affine weights of type {weight:?} are not supported; use I8, I16 or F32"),
+                        );
                     }
                     match (float, sum) {
                         (true, None) => self.problem(
@@ -451,11 +597,17 @@ impl Validator {
                     if *sparse && (wide || float) {
                         self.problem(format!("{at}.sparse"), "sparse input is only supported for i8 weights");
                     } else if *sparse && slice.is_some_and(|s| s.source != Source::Transformer) {
-                        self.problem(format!("{at}.sparse"), "sparse input is only supported for a layer reading the transformer");
+                        self.problem(
+                            format!("{at}.sparse"),
+                            "sparse input is only supported for a layer reading the transformer",
+                        );
                     }
                     if *divisor != 1 && !wide {
                         if *weight != IntType::I8 {
-                            self.problem(format!("{at}.divisor"), format!("a divisor before the bias is only supported with I16 weights, not {weight:?}"));
+                            self.problem(
+                                format!("{at}.divisor"),
+                                format!("a divisor before the bias is only supported with I16 weights, not {weight:?}"),
+                            );
                         }
                     } else if *divisor <= 0 {
                         self.problem(format!("{at}.divisor"), format!("divisor {divisor} must be positive"));
@@ -485,7 +637,10 @@ impl Validator {
                         } else if wide {
                             LayerKind::WideAffine { divisor: *divisor }
                         } else {
-                            LayerKind::Affine { padded_inputs: len.div_ceil(AFFINE_PADDING).saturating_mul(AFFINE_PADDING), sparse: *sparse }
+                            LayerKind::Affine {
+                                padded_inputs: len.div_ceil(AFFINE_PADDING).saturating_mul(AFFINE_PADDING),
+                                sparse: *sparse,
+                            }
                         },
                         inputs: slice.into_iter().collect(),
                         input_dimensions: len,
@@ -496,7 +651,10 @@ impl Validator {
                 LayerSpec::SCReLU { input, max, .. } => {
                     let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, Reader::SCReLU);
                     if !(1..=MAX_SCRELU).contains(max) {
-                        self.problem(format!("{at}.max"), format!("max {max} must lie in 1..={MAX_SCRELU} (its square is an i32)"));
+                        self.problem(
+                            format!("{at}.max"),
+                            format!("max {max} must lie in 1..={MAX_SCRELU} (its square is an i32)"),
+                        );
                     }
                     let len = slice.map_or(0, |s| s.len);
                     Layer {
@@ -508,15 +666,24 @@ impl Validator {
                         output_type: ValueType::I32,
                     }
                 }
-                LayerSpec::CReLU { input, max, .. } | LayerSpec::ToFloat { input, divisor: max, .. } | LayerSpec::ToInt { input, multiply: max, .. } => {
+                LayerSpec::CReLU { input, max, .. }
+                | LayerSpec::ToFloat { input, divisor: max, .. }
+                | LayerSpec::ToInt { input, multiply: max, .. } => {
                     let (kind, reader, output_type, field) = match spec {
-                        LayerSpec::CReLU { .. } => (LayerKind::CReLU { max: *max }, Reader::CReLU, ValueType::F32, "max"),
-                        LayerSpec::ToFloat { .. } => (LayerKind::ToFloat { divisor: *max }, Reader::ToFloat, ValueType::F32, "divisor"),
+                        LayerSpec::CReLU { .. } => {
+                            (LayerKind::CReLU { max: *max }, Reader::CReLU, ValueType::F32, "max")
+                        }
+                        LayerSpec::ToFloat { .. } => {
+                            (LayerKind::ToFloat { divisor: *max }, Reader::ToFloat, ValueType::F32, "divisor")
+                        }
                         _ => (LayerKind::ToInt { multiply: *max }, Reader::ToInt, ValueType::I32, "multiply"),
                     };
                     let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, reader);
                     if !(max.is_finite() && *max > 0.0) {
-                        self.problem(format!("{at}.{field}"), format!("{field} {max} must be a positive finite number"));
+                        self.problem(
+                            format!("{at}.{field}"),
+                            format!("{field} {max} must be a positive finite number"),
+                        );
                     }
                     let len = slice.map_or(0, |s| s.len);
                     Layer {
@@ -528,9 +695,16 @@ impl Validator {
                         output_type,
                     }
                 }
-                LayerSpec::ClippedReLU { input, shift, max, .. } | LayerSpec::SqrClippedReLU { input, shift, max, .. } => {
+                LayerSpec::ClippedReLU { input, shift, max, .. }
+                | LayerSpec::SqrClippedReLU { input, shift, max, .. } => {
                     let squared = matches!(spec, LayerSpec::SqrClippedReLU { .. });
-                    let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, Reader::ClippedReLU { squared });
+                    let slice = self.input(
+                        &format!("{at}.input"),
+                        input,
+                        &layers,
+                        transformer_outputs,
+                        Reader::ClippedReLU { squared },
+                    );
                     let max_shift = if squared { 62 } else { 31 };
                     if *shift > max_shift {
                         self.problem(format!("{at}.shift"), format!("shift {shift} must be at most {max_shift}"));
@@ -542,7 +716,11 @@ impl Validator {
                     let (shift, max) = (*shift, *max);
                     Layer {
                         name: name.to_owned(),
-                        kind: if squared { LayerKind::SqrClippedReLU { shift, max } } else { LayerKind::ClippedReLU { shift, max } },
+                        kind: if squared {
+                            LayerKind::SqrClippedReLU { shift, max }
+                        } else {
+                            LayerKind::ClippedReLU { shift, max }
+                        },
                         inputs: slice.into_iter().collect(),
                         input_dimensions: len,
                         output_dimensions: len,
@@ -556,7 +734,9 @@ impl Validator {
                     let slices: Vec<Slice> = inputs
                         .iter()
                         .enumerate()
-                        .filter_map(|(j, s)| self.input(&format!("{at}.inputs[{j}]"), s, &layers, transformer_outputs, Reader::Concat))
+                        .filter_map(|(j, s)| {
+                            self.input(&format!("{at}.inputs[{j}]"), s, &layers, transformer_outputs, Reader::Concat)
+                        })
                         .collect();
                     let len = slices.iter().fold(0usize, |sum, s| sum.saturating_add(s.len));
                     Layer {
@@ -569,7 +749,9 @@ impl Validator {
                     }
                 }
             };
-            self.broken.push((layer.inputs.is_empty() && self.problems.len() > problems_before) || layer.output_dimensions == 0);
+            self.broken.push(
+                (layer.inputs.is_empty() && self.problems.len() > problems_before) || layer.output_dimensions == 0,
+            );
             layers.push(layer);
         }
         layers
@@ -586,7 +768,10 @@ impl Validator {
         reader: Reader,
     ) -> Option<Slice> {
         let Some((name, range)) = parse_reference(reference) else {
-            self.problem(path, format!("`{reference}` is not a reference: write `name`, `name[start..end]` or `name[index]`"));
+            self.problem(
+                path,
+                format!("`{reference}` is not a reference: write `name`, `name[start..end]` or `name[index]`"),
+            );
             return None;
         };
         let (source, len, ty) = if name == "transformer" {
@@ -601,13 +786,23 @@ impl Validator {
             }
             (Source::Layer(i), layers[i].output_dimensions, layers[i].output_type)
         } else {
-            let known: Vec<&str> = std::iter::once("transformer").chain(layers.iter().map(|l| l.name.as_str())).collect();
+            let known: Vec<&str> =
+                std::iter::once("transformer").chain(layers.iter().map(|l| l.name.as_str())).collect();
             let message = if self.all_names.iter().any(|n| n == name) {
-                format!("`{name}` is defined after this layer: a layer reads `transformer` or an earlier layer ({})", known.join(", "))
+                format!(
+                    "`{name}` is defined after this layer: a layer reads `transformer` or an earlier layer ({})",
+                    known.join(", ")
+                )
             } else if let Some(near) = closest(name, &known) {
-                format!("unknown input `{name}`: did you mean `{near}`? (a layer reads `transformer` or an earlier layer: {})", known.join(", "))
+                format!(
+                    "unknown input `{name}`: did you mean `{near}`? (a layer reads `transformer` or an earlier layer: {})",
+                    known.join(", ")
+                )
             } else {
-                format!("unknown input `{name}`: a layer reads `transformer` or an earlier layer ({})", known.join(", "))
+                format!(
+                    "unknown input `{name}`: a layer reads `transformer` or an earlier layer ({})",
+                    known.join(", ")
+                )
             };
             self.problem(path, message);
             return None;
@@ -628,7 +823,8 @@ impl Validator {
             };
             let mut message = format!("{producer} produces {} values, but {}", type_name(ty), reader.describe());
             // The reading layer's name, from the path `layers[i]...`.
-            let index = path.strip_prefix("layers[").and_then(|p| p.split(']').next()).and_then(|i| i.parse::<usize>().ok());
+            let index =
+                path.strip_prefix("layers[").and_then(|p| p.split(']').next()).and_then(|i| i.parse::<usize>().ok());
             let reading = index.and_then(|i| self.all_names.get(i)).map_or("this layer", String::as_str);
             if let Some(hint) = reader.hint(ty, kind, name, reading) {
                 message = format!("{message}: {hint}");
@@ -667,10 +863,13 @@ impl Validator {
     /// signs between spaces).
     fn sum(&mut self, path: &str, text: &str, layers: &[Layer]) -> Option<Vec<Term>> {
         let tokens: Vec<&str> = text.split_whitespace().collect();
-        let well_formed = tokens.len() % 2 == 1
-            && tokens.iter().enumerate().all(|(i, t)| (i % 2 == 1) == matches!(*t, "+" | "-"));
+        let well_formed =
+            tokens.len() % 2 == 1 && tokens.iter().enumerate().all(|(i, t)| (i % 2 == 1) == matches!(*t, "+" | "-"));
         if !well_formed {
-            self.problem(path, format!("`{text}` is not a sum of references: write `a`, or `a + b - c` with spaces around the signs"));
+            self.problem(
+                path,
+                format!("`{text}` is not a sum of references: write `a`, or `a + b - c` with spaces around the signs"),
+            );
             return None;
         }
         let mut terms = Vec::new();
@@ -738,7 +937,10 @@ impl Validator {
                         "a Stockfish-format file starts with a version word: add `version: <the u32 at offset 0 of the net>` to `file`: 0x7AF32F20 for Stockfish 14 to 18, 0x6A448AFA for 19, 0x7AF32F16 for 12 (or `format: Bullet(...)` for a bullet net, which has no header)",
                     );
                 }
-                if let Some(i) = layers.iter().position(|l| matches!(l.kind, LayerKind::WideAffine { .. } | LayerKind::FloatAffine { .. })) {
+                if let Some(i) = layers
+                    .iter()
+                    .position(|l| matches!(l.kind, LayerKind::WideAffine { .. } | LayerKind::FloatAffine { .. }))
+                {
                     self.problem(format!("layers[{i}].weight"), "layers with i16 or f32 weights are read from bullet-format files only (`file: (format: Bullet(...))`)");
                 }
                 return FileFormat::Stockfish;
@@ -770,15 +972,25 @@ impl Validator {
                 Some(("transformer", "weights")) => Some(Param::TransformerWeights),
                 Some(("transformer", "biases")) => Some(Param::TransformerBiases),
                 Some((layer, part @ ("weights" | "biases"))) => match layers.iter().position(|l| l.name == layer) {
-                    Some(j) if layers[j].kind.is_affine() => Some(if part == "weights" { Param::Weights(j) } else { Param::Biases(j) }),
+                    Some(j) if layers[j].kind.is_affine() => {
+                        Some(if part == "weights" { Param::Weights(j) } else { Param::Biases(j) })
+                    }
                     Some(_) => {
-                        self.problem(format!("{at}.tensor"), format!("layer `{layer}` has no parameters: only affine layers have weights and biases"));
+                        self.problem(
+                            format!("{at}.tensor"),
+                            format!("layer `{layer}` has no parameters: only affine layers have weights and biases"),
+                        );
                         None
                     }
                     None => {
-                        let names: Vec<&str> = layers.iter().filter(|l| l.kind.is_affine()).map(|l| l.name.as_str()).collect();
-                        let near = closest(layer, &names).map_or(String::new(), |near| format!(": did you mean `{near}.{part}`?"));
-                        self.problem(format!("{at}.tensor"), format!("unknown layer `{layer}`{near} (the affine layers are {})", names.join(", ")));
+                        let names: Vec<&str> =
+                            layers.iter().filter(|l| l.kind.is_affine()).map(|l| l.name.as_str()).collect();
+                        let near = closest(layer, &names)
+                            .map_or(String::new(), |near| format!(": did you mean `{near}.{part}`?"));
+                        self.problem(
+                            format!("{at}.tensor"),
+                            format!("unknown layer `{layer}`{near} (the affine layers are {})", names.join(", ")),
+                        );
                         None
                     }
                 },
@@ -788,7 +1000,8 @@ impl Validator {
                         tensors.extend([format!("{}.weights", l.name), format!("{}.biases", l.name)]);
                     }
                     let names: Vec<&str> = tensors.iter().map(String::as_str).collect();
-                    let near = closest(&t.tensor, &names).map_or(String::new(), |near| format!("did you mean `{near}`? "));
+                    let near =
+                        closest(&t.tensor, &names).map_or(String::new(), |near| format!("did you mean `{near}`? "));
                     self.problem(
                         format!("{at}.tensor"),
                         format!("`{}` is not a tensor: {near}write `transformer.weights`, `transformer.biases`, `<layer>.weights` or `<layer>.biases`", t.tensor),
@@ -807,8 +1020,12 @@ impl Validator {
             let (allowed, len): (&[IntType], usize) = match param {
                 Param::TransformerWeights => {
                     let weight = features.first().map_or(IntType::I16, |f| f.weight);
-                    let allowed: &[IntType] = if weight == IntType::I8 { &[IntType::I8] } else { &[IntType::I8, IntType::I16] };
-                    (allowed, features.iter().map(|f| f.dimensions).sum::<usize>().saturating_mul(transformer.dimensions))
+                    let allowed: &[IntType] =
+                        if weight == IntType::I8 { &[IntType::I8] } else { &[IntType::I8, IntType::I16] };
+                    (
+                        allowed,
+                        features.iter().map(|f| f.dimensions).sum::<usize>().saturating_mul(transformer.dimensions),
+                    )
                 }
                 Param::TransformerBiases => (&[IntType::I8, IntType::I16], transformer.dimensions),
                 Param::Weights(j) => {
@@ -817,7 +1034,10 @@ impl Validator {
                         LayerKind::FloatAffine { .. } => &[IntType::F32],
                         _ => &[IntType::I8],
                     };
-                    (allowed, stacks.saturating_mul(layers[j].output_dimensions).saturating_mul(layers[j].input_dimensions))
+                    (
+                        allowed,
+                        stacks.saturating_mul(layers[j].output_dimensions).saturating_mul(layers[j].input_dimensions),
+                    )
                 }
                 Param::Biases(j) => {
                     let allowed: &[IntType] = match layers[j].kind {
@@ -849,7 +1069,10 @@ impl Validator {
                 };
                 match layer_fix {
                     Some(fix) => self.problem(format!("{at}.type"), format!("`{}` is {:?}, but {fix}", t.tensor, t.ty)),
-                    None => self.problem(format!("{at}.type"), format!("`{}` cannot be stored as {:?}: use {}", t.tensor, t.ty, names.join(" or "))),
+                    None => self.problem(
+                        format!("{at}.type"),
+                        format!("`{}` cannot be stored as {:?}: use {}", t.tensor, t.ty, names.join(" or ")),
+                    ),
                 }
             }
             if t.layout.is_some() && !matches!(param, Param::Weights(_)) {
@@ -870,7 +1093,10 @@ impl Validator {
                     Param::Weights(j) => format!("{}.weights", layers[j].name),
                     Param::Biases(j) => format!("{}.biases", layers[j].name),
                 };
-                self.problem("file.format.tensors", format!("`{name}` is missing: list every parameter of the net once"));
+                self.problem(
+                    "file.format.tensors",
+                    format!("`{name}` is missing: list every parameter of the net once"),
+                );
             }
         }
         FileFormat::Bullet { tensors: resolved, pad_to }
@@ -911,7 +1137,11 @@ fn reference_name(reference: &str) -> &str {
 /// with the default weight type and no divisor, which would make it i16).
 fn i8_reader(layers: &[LayerSpec]) -> Option<&str> {
     layers.iter().find_map(|l| match l {
-        LayerSpec::Affine { name, input, weight: IntType::I8, divisor: 1, .. } if reference_name(input) == "transformer" => Some(name.as_str()),
+        LayerSpec::Affine { name, input, weight: IntType::I8, divisor: 1, .. }
+            if reference_name(input) == "transformer" =>
+        {
+            Some(name.as_str())
+        }
         _ => None,
     })
 }
@@ -963,7 +1193,9 @@ enum Reader {
     ToFloat,
     CReLU,
     ToInt,
-    ClippedReLU { squared: bool },
+    ClippedReLU {
+        squared: bool,
+    },
     Concat,
     /// `output.value` and `output.forward.input`.
     Output,
@@ -1053,7 +1285,8 @@ pub(crate) fn closest<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str>
         d[a.len()][b.len()]
     };
     let limit = if name.chars().count() <= 3 { 1 } else { 2 };
-    let mut scored: Vec<(usize, &str)> = candidates.iter().map(|&c| (distance(name, c), c)).filter(|&(d, _)| d <= limit).collect();
+    let mut scored: Vec<(usize, &str)> =
+        candidates.iter().map(|&c| (distance(name, c), c)).filter(|&(d, _)| d <= limit).collect();
     scored.sort();
     match scored.as_slice() {
         [(d, best), rest @ ..] if rest.first().is_none_or(|(e, _)| e > d) => Some(best),
@@ -1062,7 +1295,8 @@ pub(crate) fn closest<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str>
 }
 
 fn is_identifier(s: &str) -> bool {
-    s.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    s.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// `name`, `name[a..b]` or `name[i]` -> (name, optional half-open range).

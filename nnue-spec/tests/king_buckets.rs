@@ -23,7 +23,8 @@ fn zeros(n: usize) -> String {
 #[test]
 fn none_is_one_bucket_of_every_square() {
     let none = arch("(set: PieceSquare, hash: 0x6F234CB8, layout: (king_buckets: None))").unwrap();
-    let zeros = arch(&format!("(set: PieceSquare, hash: 0x6F234CB8, layout: (king_buckets: [{}]))", zeros(64))).unwrap();
+    let zeros =
+        arch(&format!("(set: PieceSquare, hash: 0x6F234CB8, layout: (king_buckets: [{}]))", zeros(64))).unwrap();
     assert_eq!(none, zeros);
     assert_eq!(none.features[0].dimensions, 768);
     assert_eq!(none.features[0].layout.as_ref().unwrap().buckets, 1);
@@ -32,9 +33,14 @@ fn none_is_one_bucket_of_every_square() {
 #[test]
 fn none_with_mirroring_is_32_zeros() {
     for mirror in ["KingOnAToD", "KingOnEToH"] {
-        let none = arch(&format!("(set: PieceSquare, layout: (king_buckets: None, mirror: {mirror}, merged_kings: true))")).unwrap();
-        let zeros =
-            arch(&format!("(set: PieceSquare, layout: (king_buckets: [{}], mirror: {mirror}, merged_kings: true))", zeros(32))).unwrap();
+        let none =
+            arch(&format!("(set: PieceSquare, layout: (king_buckets: None, mirror: {mirror}, merged_kings: true))"))
+                .unwrap();
+        let zeros = arch(&format!(
+            "(set: PieceSquare, layout: (king_buckets: [{}], mirror: {mirror}, merged_kings: true))",
+            zeros(32)
+        ))
+        .unwrap();
         assert_eq!(none, zeros, "{mirror}");
         assert_eq!(none.features[0].dimensions, 704);
     }

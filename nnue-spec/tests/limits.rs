@@ -32,7 +32,9 @@ fn only_error(text: &str) -> Diagnostic {
 
 #[test]
 fn shipped_architectures_are_within_every_limit() {
-    for name in ["sfnnv1", "sfnnv2", "sfnnv3", "sfnnv4", "sfnnv5", "sfnnv6", "sfnnv7", "sfnnv8", "sfnnv9", "sfnnv9-small"] {
+    for name in
+        ["sfnnv1", "sfnnv2", "sfnnv3", "sfnnv4", "sfnnv5", "sfnnv6", "sfnnv7", "sfnnv8", "sfnnv9", "sfnnv9-small"]
+    {
         let arch = nnue_spec::parse(&shipped(name)).unwrap();
         assert_eq!(limits::within_limits(&arch), Ok(()), "{name}");
     }
@@ -41,11 +43,18 @@ fn shipped_architectures_are_within_every_limit() {
 /// The new user: `fc_1` of `sfnnv9-small` given 1000000 outputs.
 #[test]
 fn a_wide_layer_is_one_error_at_its_outputs() {
-    let text = shipped("sfnnv9-small").replace("name: \"fc_1\", input: \"fc_1_in\", outputs: 32", "name: \"fc_1\", input: \"fc_1_in\", outputs: 1000000");
+    let text = shipped("sfnnv9-small").replace(
+        "name: \"fc_1\", input: \"fc_1_in\", outputs: 32",
+        "name: \"fc_1\", input: \"fc_1_in\", outputs: 1000000",
+    );
     let error = only_error(&text);
     assert_eq!(error.at, position(&text, "name: \"fc_1\"", "outputs: 1000000"));
     assert!(error.message.starts_with("fc_1 outputs 1000000: an evaluation would keep "), "{}", error.message);
-    assert!(error.message.contains("on the stack, over the 65536-byte (64 KiB) budget; largest buffers: "), "{}", error.message);
+    assert!(
+        error.message.contains("on the stack, over the 65536-byte (64 KiB) budget; largest buffers: "),
+        "{}",
+        error.message
+    );
 }
 
 /// L1 = 2^32 and 2^30: one error at `dimensions`, the weight table's limit.
@@ -55,7 +64,13 @@ fn a_huge_transformer_is_one_error_at_its_dimensions() {
         let text = shipped("sfnnv9-small").replace("dimensions: 128", &format!("dimensions: {dims}"));
         let error = only_error(&text);
         assert_eq!(error.at, position(&text, "transformer: (", "dimensions"));
-        assert!(error.message.starts_with(&format!("transformer dimensions {dims}: the transformer's weight table would be 22528 x {dims} x 2 = ")), "{}", error.message);
+        assert!(
+            error.message.starts_with(&format!(
+                "transformer dimensions {dims}: the transformer's weight table would be 22528 x {dims} x 2 = "
+            )),
+            "{}",
+            error.message
+        );
     }
 }
 
@@ -95,7 +110,11 @@ fn size() -> impl Strategy<Value = usize> {
 
 /// An optional slice `[a..b]` of a reference.
 fn slice() -> impl Strategy<Value = String> {
-    prop_oneof![Just(String::new()), (size(), size()).prop_map(|(a, b)| format!("[{a}..{b}]")), size().prop_map(|i| format!("[{i}]"))]
+    prop_oneof![
+        Just(String::new()),
+        (size(), size()).prop_map(|(a, b)| format!("[{a}..{b}]")),
+        size().prop_map(|i| format!("[{i}]"))
+    ]
 }
 
 prop_compose! {

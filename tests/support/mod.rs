@@ -68,7 +68,10 @@ pub fn copied_net(name: &str, test: &str) -> Option<PathBuf> {
     if path.is_file() {
         return Some(path);
     }
-    let why = format!("net {name} is not in {} (not fetched: copy it there; see tests/nets/bullet/README.md)", nets_dir().display());
+    let why = format!(
+        "net {name} is not in {} (not fetched: copy it there; see tests/nets/bullet/README.md)",
+        nets_dir().display()
+    );
     if std::env::var("CI").is_ok_and(|v| v == "true") {
         panic!("CI=true: {why}");
     }
@@ -88,7 +91,8 @@ impl Reference {
     /// fails the test.
     pub fn read(file: &str) -> Reference {
         let path = reference_dir().join(file);
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reference {} unreadable: {e}", path.display()));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reference {} unreadable: {e}", path.display()));
         let mut lines = text.lines();
         let header: Vec<&str> = lines.next().expect("a header line").split('\t').collect();
         let rows = lines
@@ -149,7 +153,12 @@ pub fn isas() -> Vec<nnue::runtime::Isa> {
 /// The backends named in environment variable `var` (comma-separated), if set.
 fn isas_named(var: &str) -> Option<Vec<nnue::runtime::Isa>> {
     let names = std::env::var(var).ok()?;
-    Some(names.split(',').map(|n| nnue::runtime::Isa::from_name(n.trim()).unwrap_or_else(|e| panic!("{var}: {e}"))).collect())
+    Some(
+        names
+            .split(',')
+            .map(|n| nnue::runtime::Isa::from_name(n.trim()).unwrap_or_else(|e| panic!("{var}: {e}")))
+            .collect(),
+    )
 }
 
 /// The x86 backends whose instructions `/proc/cpuinfo`'s flags list.
@@ -166,14 +175,16 @@ fn x86_isas_from_cpuinfo() -> Vec<nnue::runtime::Isa> {
     let avx2 = has(&["avx2", "popcnt"]);
     let avx512 = avx2 && has(&["avx512f", "avx512bw", "avx512vl"]);
     let mut isas = vec![Isa::Scalar];
-    isas.extend([
-        (Isa::Avx2, avx2),
-        (Isa::AvxVnni, avx2 && has(&["avx_vnni"])),
-        (Isa::Avx512, avx512),
-        (Isa::Avx512Vnni, avx512 && has(&["avx512_vnni"])),
-    ]
-    .into_iter()
-    .filter_map(|(isa, ok)| ok.then_some(isa)));
+    isas.extend(
+        [
+            (Isa::Avx2, avx2),
+            (Isa::AvxVnni, avx2 && has(&["avx_vnni"])),
+            (Isa::Avx512, avx512),
+            (Isa::Avx512Vnni, avx512 && has(&["avx512_vnni"])),
+        ]
+        .into_iter()
+        .filter_map(|(isa, ok)| ok.then_some(isa)),
+    );
     isas
 }
 

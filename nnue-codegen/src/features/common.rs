@@ -26,7 +26,11 @@ pub(crate) trait FeatureGen {
     /// per piece) or `BoardFeatures` (features of several pieces).
     fn as_trait(&self, set: &FeatureSet) -> TokenStream {
         let (rt, ty) = (runtime(), self.runtime_type());
-        if set.kind.per_piece() { quote!(<#ty as #rt::FeatureSet>) } else { quote!(<#ty as #rt::features::BoardFeatures>) }
+        if set.kind.per_piece() {
+            quote!(<#ty as #rt::FeatureSet>)
+        } else {
+            quote!(<#ty as #rt::features::BoardFeatures>)
+        }
     }
 
     /// How the overflow proof bounds `set`'s rows apart from the other

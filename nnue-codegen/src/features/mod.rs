@@ -16,8 +16,8 @@ mod half_kp;
 mod pawn_pairs;
 mod piece_square;
 
-pub(crate) use common::FeatureGen;
 use crate::tokens::ident;
+pub(crate) use common::FeatureGen;
 use nnue_spec::ir::{FeatureSet, FeatureSetKind};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;

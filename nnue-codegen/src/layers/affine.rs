@@ -188,7 +188,9 @@ impl LayerGen for Affine {
                 if sparse { "sparse-input " } else { "" },
                 target.register_bits(wide)
             ),
-            AffineKernel::Rows { wide } => format!("`{}`: row kernel, {}-bit registers", l.name, target.register_bits(wide)),
+            AffineKernel::Rows { wide } => {
+                format!("`{}`: row kernel, {}-bit registers", l.name, target.register_bits(wide))
+            }
         })
     }
 }

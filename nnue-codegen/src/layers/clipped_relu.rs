@@ -46,7 +46,8 @@ impl LayerGen for ClippedReLU {
     fn simd_activation(&self, layer: &Layer) -> Option<TokenStream> {
         let rt = runtime();
         let (shift, max) = (lit(i64::from(self.shift)), lit(i64::from(self.max)));
-        (layer.output_dimensions.is_multiple_of(8) && self.max <= 127).then(|| quote!(#rt::simd::Activation::Clipped { shift: #shift, max: #max }))
+        (layer.output_dimensions.is_multiple_of(8) && self.max <= 127)
+            .then(|| quote!(#rt::simd::Activation::Clipped { shift: #shift, max: #max }))
     }
 
     fn prove(&self, at: &At) -> TokenStream {

@@ -204,6 +204,7 @@ pub(crate) fn ranges(slice: &Slice, arch: &Arch) -> TokenStream {
 /// Whether layer `i` is read by one layer only and by no output.
 pub(crate) fn read_once(arch: &Arch, i: usize) -> bool {
     let by_layers = arch.layers.iter().flat_map(|l| &l.inputs).filter(|s| s.source == Source::Layer(i)).count();
-    let by_output = arch.output.value.iter().any(|t| t.element.layer == i) || arch.output.forward.is_some_and(|f| f.input.layer == i);
+    let by_output = arch.output.value.iter().any(|t| t.element.layer == i)
+        || arch.output.forward.is_some_and(|f| f.input.layer == i);
     by_layers == 1 && !by_output
 }

@@ -2,7 +2,7 @@
 //! On SIMD targets it converts its input as it reads it: the `ToFloat` (and
 //! `SCReLU`) right before it are fused into it ([`float_input_chain`]).
 
-use super::common::{read_once, At, LayerGen, Params, Step};
+use super::common::{At, LayerGen, Params, Step, read_once};
 use super::{screlu, to_float};
 use crate::targets::Target;
 use crate::tokens::{doc, int, runtime};
@@ -44,7 +44,8 @@ impl LayerGen for FloatAffine {
                 // layers' values are computed for the trace only.
                 let source = step.slice(&arch.layers[*first].inputs[0]);
                 // `x` as an i32: the source's values widened, an SCReLU's as they are.
-                let widened = |is_i32: bool| if is_i32 { quote!(x) } else { quote!(::core::convert::Into::<i32>::into(x)) };
+                let widened =
+                    |is_i32: bool| if is_i32 { quote!(x) } else { quote!(::core::convert::Into::<i32>::into(x)) };
                 let (mut steps, mut is_i32) = (Vec::new(), false);
                 for &i in chain {
                     let x = widened(is_i32);
@@ -58,7 +59,9 @@ impl LayerGen for FloatAffine {
                 }
                 let traced = &step.fused;
                 let first_input = &arch.layers[*first].inputs[0];
-                let whole_transformer = first_input.source == Source::Transformer && first_input.start == 0 && first_input.len == arch.transformer.output_dimensions;
+                let whole_transformer = first_input.source == Source::Transformer
+                    && first_input.start == 0
+                    && first_input.len == arch.transformer.output_dimensions;
                 let call = if step.halves && whole_transformer {
                     quote! {
                         stack.#name.propagate_mapped_halves(
@@ -110,7 +113,9 @@ impl LayerGen for FloatAffine {
 /// Their indices, the first first; empty when there are none.
 pub(crate) fn float_input_chain(at: &At) -> Vec<usize> {
     let (arch, layer, index) = (at.arch, at.layer, at.index);
-    let whole = |slice: &Slice, i: usize| slice.source == Source::Layer(i) && slice.start == 0 && slice.len == arch.layers[i].output_dimensions;
+    let whole = |slice: &Slice, i: usize| {
+        slice.source == Source::Layer(i) && slice.start == 0 && slice.len == arch.layers[i].output_dimensions
+    };
     if !matches!(layer.kind, LayerKind::FloatAffine { .. }) || index == 0 {
         return Vec::new();
     }
@@ -119,7 +124,13 @@ pub(crate) fn float_input_chain(at: &At) -> Vec<usize> {
         return Vec::new();
     }
     match t.checked_sub(1) {
-        Some(s) if matches!(arch.layers[s].kind, LayerKind::SCReLU { .. }) && whole(&arch.layers[t].inputs[0], s) && read_once(arch, s) => vec![s, t],
+        Some(s)
+            if matches!(arch.layers[s].kind, LayerKind::SCReLU { .. })
+                && whole(&arch.layers[t].inputs[0], s)
+                && read_once(arch, s) =>
+        {
+            vec![s, t]
+        }
         _ => vec![t],
     }
 }

@@ -6,7 +6,7 @@
 //! forward pass (`forward`).
 
 use super::clipped_relu::ClippedReLU;
-use super::common::{read_once, LayerGen};
+use super::common::{LayerGen, read_once};
 use super::concat::joinable_16;
 use super::sqr_clipped_relu::SqrClippedReLU;
 use crate::targets::Target;
@@ -54,12 +54,21 @@ pub(crate) fn packed_input(arch: &Arch, index: usize) -> Option<PackedInput> {
         let l = &arch.layers[i];
         activation(l).is_some() && l.output_dimensions == n
     };
-    if packable(s, source.output_dimensions) && source.output_dimensions.is_multiple_of(32) && padded_inputs == source.output_dimensions {
+    if packable(s, source.output_dimensions)
+        && source.output_dimensions.is_multiple_of(32)
+        && padded_inputs == source.output_dimensions
+    {
         return Some(PackedInput::Activation(s));
     }
     let (la, lb) = joinable_16(arch, source)?;
     let [Source::Layer(a), Source::Layer(b)] = [source.inputs[0].source, source.inputs[1].source] else { return None };
-    (packable(a, 16) && packable(b, 16) && padded_inputs == 32).then_some(PackedInput::Joined { concat: s, a, b, la, lb })
+    (packable(a, 16) && packable(b, 16) && padded_inputs == 32).then_some(PackedInput::Joined {
+        concat: s,
+        a,
+        b,
+        la,
+        lb,
+    })
 }
 
 /// The expression of the order of affine layer `index`'s packed input at

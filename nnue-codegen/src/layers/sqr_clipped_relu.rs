@@ -48,7 +48,10 @@ impl LayerGen for SqrClippedReLU {
     fn simd_activation(&self, layer: &Layer) -> Option<TokenStream> {
         let rt = runtime();
         let (shift, max) = (self.shift, self.max);
-        let fits = layer.output_dimensions.is_multiple_of(8) && max <= 127 && (16..=31).contains(&shift) && (32767i64 * 32767) >> shift >= i64::from(max);
+        let fits = layer.output_dimensions.is_multiple_of(8)
+            && max <= 127
+            && (16..=31).contains(&shift)
+            && (32767i64 * 32767) >> shift >= i64::from(max);
         let (after, max) = (lit(i64::from(shift) - 16), lit(i64::from(max)));
         fits.then(|| quote!(#rt::simd::Activation::Square { shift_after_16: #after, max: #max }))
     }

@@ -4,7 +4,7 @@
 //! (checked on loading), the SCReLU fused into the layer; over an SCReLU of
 //! the whole transformer output, straight from the accumulators.
 
-use super::common::{read_once, At, LayerGen, Params, Step};
+use super::common::{At, LayerGen, Params, Step, read_once};
 use crate::output::stack_result;
 use crate::targets::Target;
 use crate::tokens::{doc, i32, ident, int, lit, runtime};
@@ -24,7 +24,10 @@ impl LayerGen for WideAffine {
     fn field(&self, at: &At) -> Option<TokenStream> {
         let (rt, l, name) = (runtime(), at.layer, at.name());
         let (inputs, outputs) = (int(l.input_dimensions), int(l.output_dimensions));
-        let doc = doc(&format!("`{}`: {} inputs -> {} outputs, i16 weights.", l.name, l.input_dimensions, l.output_dimensions));
+        let doc = doc(&format!(
+            "`{}`: {} inputs -> {} outputs, i16 weights.",
+            l.name, l.input_dimensions, l.output_dimensions
+        ));
         Some(quote! {
             #doc
             #name: #rt::scalar::WideAffine<#inputs, #outputs>
@@ -131,7 +134,8 @@ pub(crate) fn screlu_of_accumulators(arch: &Arch) -> Option<i32> {
     let TransformerOutput::ClippedReLU { max: clip } = arch.transformer.output else { return None };
     let [screlu, affine] = &arch.layers[..] else { return None };
     let (LayerKind::SCReLU { max }, LayerKind::WideAffine { .. }) = (screlu.kind, affine.kind) else { return None };
-    let whole = |slice: &Slice, source: Source, len: usize| slice.source == source && slice.start == 0 && slice.len == len;
+    let whole =
+        |slice: &Slice, source: Source, len: usize| slice.source == source && slice.start == 0 && slice.len == len;
     let reads = whole(&screlu.inputs[0], Source::Transformer, arch.transformer.output_dimensions)
         && whole(&affine.inputs[0], Source::Layer(0), screlu.output_dimensions)
         && read_once(arch, 0);

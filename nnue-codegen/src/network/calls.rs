@@ -41,7 +41,9 @@ fn scalar_transform(arch: &Arch) -> TokenStream {
             let (max, divisor) = (i32(max), i32(divisor));
             quote!(#rt::scalar::transform_pairwise(&accumulator.values, order, #max, #divisor, slots))
         }
-        TransformerOutput::Accumulators => quote!(#rt::scalar::transform_accumulators(&accumulator.values, order, slots)),
+        TransformerOutput::Accumulators => {
+            quote!(#rt::scalar::transform_accumulators(&accumulator.values, order, slots))
+        }
     }
 }
 
@@ -49,5 +51,6 @@ fn scalar_transform(arch: &Arch) -> TokenStream {
 /// stack of an SCReLU and one i16-weight layer (in 16-bit products), and
 /// the layers of an `Accumulators` output (reading the lanes in place).
 pub(super) fn reads_accumulators(arch: &Arch) -> bool {
-    crate::layers::wide_affine::screlu_of_accumulators(arch).is_some() || arch.transformer.output == TransformerOutput::Accumulators
+    crate::layers::wide_affine::screlu_of_accumulators(arch).is_some()
+        || arch.transformer.output == TransformerOutput::Accumulators
 }

@@ -128,7 +128,8 @@ fn transformed(arch: &Arch) -> (TokenStream, TokenStream, TokenStream) {
     } else {
         quote!(#rt::Aligned<[u8; TRANSFORMED]>)
     };
-    let new_transformed = if listed { quote!(#rt::SparseTransformed::new()) } else { quote!(#rt::Aligned([0; TRANSFORMED])) };
+    let new_transformed =
+        if listed { quote!(#rt::SparseTransformed::new()) } else { quote!(#rt::Aligned([0; TRANSFORMED])) };
     let transformed_methods = if listed {
         quote! {
             fn transform(&self, accumulator: &Accumulator, stm: #rt::Color, output: &mut #transformed_type) {

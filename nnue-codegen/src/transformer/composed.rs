@@ -51,9 +51,13 @@ impl TransformerGen for Composed {
         let rt = runtime();
         (
             if arch.lists_nonzero_chunks() {
-                quote!(use super::{Accumulator, LayerStack, L1, NONZERO_CHUNKS, PSQT_BUCKETS, TRANSFORMED};)
+                quote!(
+                    use super::{Accumulator, LayerStack, L1, NONZERO_CHUNKS, PSQT_BUCKETS, TRANSFORMED};
+                )
             } else {
-                quote!(use super::{Accumulator, LayerStack, L1, PSQT_BUCKETS, TRANSFORMED};)
+                quote!(
+                    use super::{Accumulator, LayerStack, L1, PSQT_BUCKETS, TRANSFORMED};
+                )
             },
             quote! {
                 /// `values = base` with every set's removed rows subtracted
@@ -467,7 +471,8 @@ fn update_sets(arch: &Arch) -> Option<TokenStream> {
     let rt = runtime();
     // Every set's start in the features' numbering, and its two lists.
     let starts = starts(arch);
-    let names = |suffix: &str| -> Vec<Ident> { arch.features.iter().map(|f| format_ident!("{}_{suffix}", field(f))).collect() };
+    let names =
+        |suffix: &str| -> Vec<Ident> { arch.features.iter().map(|f| format_ident!("{}_{suffix}", field(f))).collect() };
     let (removed_lists, added_lists) = (names("removed"), names("added"));
     let lists = quote! {
         let starts = [#(#starts),*];

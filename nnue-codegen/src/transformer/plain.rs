@@ -155,9 +155,13 @@ impl TransformerGen for Plain {
     fn kernels(&self, arch: &Arch) -> (TokenStream, TokenStream) {
         (
             if arch.lists_nonzero_chunks() {
-                quote!(use super::{Accumulator, LayerStack, Transformer, L1, NONZERO_CHUNKS, PSQT_BUCKETS, TRANSFORMED};)
+                quote!(
+                    use super::{Accumulator, LayerStack, Transformer, L1, NONZERO_CHUNKS, PSQT_BUCKETS, TRANSFORMED};
+                )
             } else {
-                quote!(use super::{Accumulator, LayerStack, Transformer, L1, PSQT_BUCKETS, TRANSFORMED};)
+                quote!(
+                    use super::{Accumulator, LayerStack, Transformer, L1, PSQT_BUCKETS, TRANSFORMED};
+                )
             },
             quote! {
             /// `out = base - removed rows + added rows`, values and PSQT values.

@@ -141,7 +141,12 @@ const RAYS: [[Bitboard; 64]; 8] = {
 /// rounds; a refresh 0.99.
 #[inline]
 const fn ray(d: usize, square: Square, occupied: Bitboard) -> Bitboard {
-    const { assert!(RAYS[0][63] | RAYS[1][63] | RAYS[2][63] | RAYS[3][63] | RAYS[4][0] | RAYS[5][0] | RAYS[6][0] | RAYS[7][0] == 0) };
+    const {
+        assert!(
+            RAYS[0][63] | RAYS[1][63] | RAYS[2][63] | RAYS[3][63] | RAYS[4][0] | RAYS[5][0] | RAYS[6][0] | RAYS[7][0]
+                == 0
+        )
+    };
     let ray = RAYS[d][square.index()];
     let blockers = ray & occupied;
     let first = if d < 4 { (blockers | 1 << 63).trailing_zeros() } else { 63 - (blockers | 1).leading_zeros() };
@@ -228,7 +233,9 @@ mod tests {
     #[test]
     fn popcount_counts_the_squares() {
         let mut rng = crate::Rng::new(0x90C0_0417);
-        for bitboard in [0, 1, u64::MAX, 1 << 63, 0x8000_0000_0000_0001].into_iter().chain((0..1000).map(|_| rng.next_u64())) {
+        for bitboard in
+            [0, 1, u64::MAX, 1 << 63, 0x8000_0000_0000_0001].into_iter().chain((0..1000).map(|_| rng.next_u64()))
+        {
             assert_eq!(popcount(bitboard), bitboard.count_ones(), "{bitboard:#x}");
         }
     }

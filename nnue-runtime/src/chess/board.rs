@@ -27,9 +27,10 @@ impl Board {
             squares[square.index()] = Some(piece);
         }
         let king = |color: Color| {
-            let mut found = squares.iter().enumerate().filter(|(_, p)| {
-                p.is_some_and(|p| p.color == color && p.kind == crate::PieceKind::King)
-            });
+            let mut found = squares
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.is_some_and(|p| p.color == color && p.kind == crate::PieceKind::King));
             match (found.next(), found.count()) {
                 (Some((i, _)), 0) => Ok(Square::new(i as u8).expect("index below 64")),
                 (first, rest) => Err(BoardError { color, kings: usize::from(first.is_some()) + rest }),

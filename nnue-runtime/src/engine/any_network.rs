@@ -89,7 +89,11 @@ pub fn candidates_for<'e>(entries: &'e [ArchEntry], header: &crate::Header) -> R
         return Err(LoadError::UnknownArchitecture {
             version: header.version,
             hash: header.hash,
-            known: entries.iter().map(|e| format!("{} 0x{:08X}", e.info.name, e.info.header_hash)).collect::<Vec<_>>().join(", "),
+            known: entries
+                .iter()
+                .map(|e| format!("{} 0x{:08X}", e.info.name, e.info.header_hash))
+                .collect::<Vec<_>>()
+                .join(", "),
         });
     }
     Ok(found)

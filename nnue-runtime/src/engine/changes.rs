@@ -1,8 +1,8 @@
 //! What a move changes on the board, as an engine reports it, and the
 //! feature changes that follow (Stockfish's "dirty pieces").
 
-use crate::features::FeatureSink;
 use crate::chess::position::{Bitboards, Color, Piece, PieceKind, Square};
+use crate::features::FeatureSink;
 
 /// A piece that appeared (`from` `None`), disappeared (`to` `None`) or moved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -109,12 +109,26 @@ pub trait Network: Send + Sync + Sized + 'static {
     /// can go on meanwhile. Does nothing by default.
     fn prefetch_update(&self, _removed: &[u32], _added: &[u32]) {}
     /// `to = from - removed + added` for one perspective.
-    fn update(&self, from: &Self::Accumulator, to: &mut Self::Accumulator, perspective: Color, removed: &[u32], added: &[u32]);
+    fn update(
+        &self,
+        from: &Self::Accumulator,
+        to: &mut Self::Accumulator,
+        perspective: Color,
+        removed: &[u32],
+        added: &[u32],
+    );
     /// A perspective's accumulator with no active feature: the biases.
     fn empty_half(&self) -> Self::Half;
     /// `to[perspective] = from - removed + added`, from one perspective's
     /// accumulator.
-    fn update_from_half(&self, from: &Self::Half, to: &mut Self::Accumulator, perspective: Color, removed: &[u32], added: &[u32]);
+    fn update_from_half(
+        &self,
+        from: &Self::Half,
+        to: &mut Self::Accumulator,
+        perspective: Color,
+        removed: &[u32],
+        added: &[u32],
+    );
     /// Copies `from[perspective]` to `to`.
     fn store_half(from: &Self::Accumulator, perspective: Color, to: &mut Self::Half);
     /// Copies `from` to `to[perspective]`.

@@ -7,9 +7,9 @@
 //! buckets and mirroring are functions of it, so a cached accumulator is
 //! valid for its key whatever the feature set.
 
-use crate::features::FeatureSink;
-use crate::engine::network::Network;
 use crate::chess::position::{Bitboards, Color, Piece, PieceKind, Position, Square};
+use crate::engine::network::Network;
+use crate::features::FeatureSink;
 
 struct Entry<N: Network> {
     half: N::Half,
@@ -32,7 +32,8 @@ impl<N: Network> std::fmt::Debug for RefreshCache<N> {
 impl<N: Network> RefreshCache<N> {
     /// A cache whose entries hold the empty board (the biases) of `net`.
     pub fn new(net: &N) -> Self {
-        let entries = (0..64).map(|_| core::array::from_fn(|_| Entry { half: net.empty_half(), board: [[0; 6]; 2] })).collect();
+        let entries =
+            (0..64).map(|_| core::array::from_fn(|_| Entry { half: net.empty_half(), board: [[0; 6]; 2] })).collect();
         RefreshCache { entries }
     }
 
@@ -57,7 +58,14 @@ impl<N: Network> RefreshCache<N> {
         }
     }
 
-    fn refresh_board(&mut self, net: &N, board: &Bitboards, king: Square, perspective: Color, accumulator: &mut N::Accumulator) {
+    fn refresh_board(
+        &mut self,
+        net: &N,
+        board: &Bitboards,
+        king: Square,
+        perspective: Color,
+        accumulator: &mut N::Accumulator,
+    ) {
         let entry = &mut self.entries[king.index()][perspective.index()];
         if entry.board == *board {
             // The entry holds this very position (as after a null move, or
@@ -66,7 +74,8 @@ impl<N: Network> RefreshCache<N> {
             return;
         }
         let (mut removed, mut added) = (N::Changes::default(), N::Changes::default());
-        for (color, (old_side, new_side)) in [Color::White, Color::Black].into_iter().zip(entry.board.iter().zip(board)) {
+        for (color, (old_side, new_side)) in [Color::White, Color::Black].into_iter().zip(entry.board.iter().zip(board))
+        {
             for (kind, (&old, &new)) in PieceKind::ALL.into_iter().zip(old_side.iter().zip(new_side)) {
                 let piece = Piece { color, kind };
                 for (mut squares, list) in [(old & !new, &mut removed), (new & !old, &mut added)] {

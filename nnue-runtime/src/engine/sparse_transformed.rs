@@ -4,8 +4,8 @@
 //! [`crate::kernels::nonzero_chunks`]): what [`crate::Network::transform`]
 //! hands to [`crate::Network::forward`] for such networks.
 
-use crate::kernels::ChunkList;
 use crate::Aligned;
+use crate::kernels::ChunkList;
 
 /// `BYTES` output bytes and the list of their non-zero chunks of four
 /// (`CHUNKS = BYTES / 4`): indices, and values where the search listed
@@ -24,7 +24,13 @@ impl<const BYTES: usize, const CHUNKS: usize> SparseTransformed<BYTES, CHUNKS> {
     /// All zeros: no chunk listed.
     pub fn new() -> Self {
         const { assert!(BYTES == 4 * CHUNKS) };
-        SparseTransformed { bytes: Aligned([0; BYTES]), nonzero: [0; CHUNKS], values: [0; CHUNKS], count: 0, has_values: false }
+        SparseTransformed {
+            bytes: Aligned([0; BYTES]),
+            nonzero: [0; CHUNKS],
+            values: [0; CHUNKS],
+            count: 0,
+            has_values: false,
+        }
     }
 
     /// Holds `bytes` and `nonzero`, the list of their non-zero chunks (as

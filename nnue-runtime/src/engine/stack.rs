@@ -19,12 +19,12 @@
 //! is done for both at once: black's changed features are listed while
 //! white's rows load.
 
+use crate::chess::position::{Bitboards, Color, PieceKind, Position, Square};
 use crate::engine::changes::MoveChanges;
 use crate::engine::evaluation::Evaluation;
-use crate::features::FeatureSink;
 use crate::engine::network::Network;
-use crate::chess::position::{Bitboards, Color, PieceKind, Position, Square};
 use crate::engine::refresh_cache::RefreshCache;
+use crate::features::FeatureSink;
 
 struct Node<N: Network> {
     accumulator: N::Accumulator,
@@ -197,8 +197,15 @@ impl<N: Network> AccumulatorStack<N> {
         if len < 2 {
             return;
         }
-        debug_assert_eq!(self.nodes[len - 1].kings, [pos.king_square(Color::White), pos.king_square(Color::Black)], "the position is not the stack's");
-        debug_assert!(!N::BOARD_FEATURES || self.nodes[len - 1].board == pos.bitboards(), "the position is not the stack's");
+        debug_assert_eq!(
+            self.nodes[len - 1].kings,
+            [pos.king_square(Color::White), pos.king_square(Color::Black)],
+            "the position is not the stack's"
+        );
+        debug_assert!(
+            !N::BOARD_FEATURES || self.nodes[len - 1].board == pos.bitboards(),
+            "the position is not the stack's"
+        );
         let (below, rest) = self.nodes.split_at_mut(len - 1);
         let (from, to) = (&below[len - 2], &mut rest[0]);
         if to.computed != [false, false] || from.computed != [true, true] {
@@ -243,7 +250,11 @@ impl<N: Network> AccumulatorStack<N> {
         if top.computed[p] {
             return;
         }
-        debug_assert_eq!(top.kings, [pos.king_square(Color::White), pos.king_square(Color::Black)], "the position is not the stack's");
+        debug_assert_eq!(
+            top.kings,
+            [pos.king_square(Color::White), pos.king_square(Color::Black)],
+            "the position is not the stack's"
+        );
         debug_assert!(!N::BOARD_FEATURES || top.board == pos.bitboards(), "the position is not the stack's");
         // The nearest computed node, unless a move on the way needs a refresh.
         let mut i = self.len - 1;
@@ -266,7 +277,13 @@ impl<N: Network> AccumulatorStack<N> {
                     let (mut removed, mut added) = (N::Changes::default(), N::Changes::default());
                     // The walk stops at king moves that change the view.
                     Self::changed_features(to, perspective, &mut removed, &mut added);
-                    net.update(&from.accumulator, &mut to.accumulator, perspective, removed.as_slice(), added.as_slice());
+                    net.update(
+                        &from.accumulator,
+                        &mut to.accumulator,
+                        perspective,
+                        removed.as_slice(),
+                        added.as_slice(),
+                    );
                     to.computed[p] = true;
                 }
             }

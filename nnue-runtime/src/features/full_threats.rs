@@ -36,7 +36,7 @@
 pub use super::threat_changes::MAX_THREATS;
 use super::threat_changes::ThreatChanges;
 use super::{BoardFeatures, FeatureSink};
-use crate::chess::attacks::{attacks, reach, squares, Bitboard};
+use crate::chess::attacks::{Bitboard, attacks, reach, squares};
 use crate::chess::position::{Bitboards, Color, Piece, PieceKind, Position, Square};
 
 /// One piece attacking another: what a threat feature encodes, before it is
@@ -211,14 +211,16 @@ const fn layout(targets: u64) -> Layout {
                 let (kind, attacked_kind) = (attacker % 6, attacked % 6);
                 if let Some(slot) = layout.slots[kind][attacked_kind] {
                     let relative = if attacker / 6 == perspective { kind } else { 6 + kind };
-                    let target = if attacked / 6 == perspective { 0 } else { layout.targets_per_color[kind] } + slot as usize;
+                    let target =
+                        if attacked / 6 == perspective { 0 } else { layout.targets_per_color[kind] } + slot as usize;
                     layout.pairs[perspective][attacker][attacked] = Pair {
                         section: layout.start[relative] + target as u32 * layout.section[relative],
                         relative: relative as u8,
                         // Pieces of one kind attacking each other count once;
                         // own pawns cannot attack each other both ways, so
                         // they always count.
-                        once: kind == attacked_kind && (attacker / 6 != attacked / 6 || kind != PieceKind::Pawn as usize),
+                        once: kind == attacked_kind
+                            && (attacker / 6 != attacked / 6 || kind != PieceKind::Pawn as usize),
                     };
                 }
                 attacked += 1;
@@ -239,7 +241,6 @@ pub fn orientation(perspective: Color, king: Square) -> u8 {
     let mirror_files = if king.file() >= 4 { 7 } else { 0 };
     flip_ranks ^ mirror_files
 }
-
 
 /// The code `6 * colour + kind` of `piece`.
 #[inline]
@@ -281,7 +282,14 @@ impl<const TARGETS: u64> FullThreats<TARGETS> {
     /// [`FullThreats::oriented_index`] of a threat given as the codes of its
     /// pieces (`6 * colour + kind`, below 12) and the indices of their squares.
     #[inline]
-    pub(super) fn coded_index(perspective: Color, orientation: u8, attacker: usize, from: usize, attacked: usize, to: usize) -> Option<usize> {
+    pub(super) fn coded_index(
+        perspective: Color,
+        orientation: u8,
+        attacker: usize,
+        from: usize,
+        attacked: usize,
+        to: usize,
+    ) -> Option<usize> {
         let (index, valid) = Self::coded_index_or_not(perspective, orientation, attacker, from, attacked, to);
         valid.then_some(index)
     }
@@ -293,7 +301,14 @@ impl<const TARGETS: u64> FullThreats<TARGETS> {
     /// interleaved A/B of move + eval on a Zen 5, Stockfish 18's net 0.95
     /// (AVX2) and 0.94 (AVX-512 VNNI), 19's 0.97 and 0.975.
     #[inline]
-    fn coded_index_or_not(perspective: Color, orientation: u8, attacker: usize, from: usize, attacked: usize, to: usize) -> (usize, bool) {
+    fn coded_index_or_not(
+        perspective: Color,
+        orientation: u8,
+        attacker: usize,
+        from: usize,
+        attacked: usize,
+        to: usize,
+    ) -> (usize, bool) {
         let pair = Self::LAYOUT.pairs[perspective.index()][attacker % PIECE_CODES][attacked % PIECE_CODES];
         let from = (from ^ usize::from(orientation)) % 64;
         let to = (to ^ usize::from(orientation)) % 64;
@@ -319,7 +334,12 @@ impl<const TARGETS: u64> FullThreats<TARGETS> {
     /// [`FullThreats::for_each_threat`] on a board given as the piece on
     /// each square and the occupied squares, for the attackers on
     /// `attackers` only.
-    pub(super) fn for_each_threat_on(board: &[Option<Piece>; 64], occupied: Bitboard, attackers: Bitboard, mut f: impl FnMut(Threat)) {
+    pub(super) fn for_each_threat_on(
+        board: &[Option<Piece>; 64],
+        occupied: Bitboard,
+        attackers: Bitboard,
+        mut f: impl FnMut(Threat),
+    ) {
         for from in squares(occupied & attackers) {
             let attacker = board[from.index()].expect("an occupied square holds a piece");
             for to in squares(attacks(attacker, from, occupied) & occupied) {
@@ -372,9 +392,15 @@ impl<const TARGETS: u64> FullThreats<TARGETS> {
     /// [`FullThreats::DIMENSIONS`].
     pub fn attacker(feature: usize) -> (usize, usize) {
         assert!(feature < Self::DIMENSIONS, "feature {feature} out of range");
-        let relative = (0..RELATIVE_PIECES).rev().find(|&p| Self::LAYOUT.start[p] as usize <= feature).expect("the first range starts at 0");
+        let relative = (0..RELATIVE_PIECES)
+            .rev()
+            .find(|&p| Self::LAYOUT.start[p] as usize <= feature)
+            .expect("the first range starts at 0");
         let within = (feature - Self::LAYOUT.start[relative] as usize) % Self::LAYOUT.section[relative] as usize;
-        let from = (0..64).rev().find(|&s| Self::LAYOUT.before[relative][s] as usize <= within).expect("the first square starts at 0");
+        let from = (0..64)
+            .rev()
+            .find(|&s| Self::LAYOUT.before[relative][s] as usize <= within)
+            .expect("the first square starts at 0");
         (relative, from)
     }
 
@@ -683,11 +709,18 @@ mod tests {
         // the feature's attacker is the threat's, its square unchanged.
         let king = Square::new(0).unwrap();
         let mut seen = vec![false; Sf18::DIMENSIONS];
-        for attacker in [Color::White, Color::Black].into_iter().flat_map(|c| PieceKind::ALL.map(|k| Piece { color: c, kind: k })) {
+        for attacker in
+            [Color::White, Color::Black].into_iter().flat_map(|c| PieceKind::ALL.map(|k| Piece { color: c, kind: k }))
+        {
             for from in (0..64).filter_map(Square::new) {
                 for to in squares(reach(attacker.color, attacker.kind, from)) {
-                    for attacked in [Color::White, Color::Black].into_iter().flat_map(|c| PieceKind::ALL.map(|k| Piece { color: c, kind: k })) {
-                        let Some(f) = Sf18::index(Color::White, king, Threat { attacker, from, attacked, to }) else { continue };
+                    for attacked in [Color::White, Color::Black]
+                        .into_iter()
+                        .flat_map(|c| PieceKind::ALL.map(|k| Piece { color: c, kind: k }))
+                    {
+                        let Some(f) = Sf18::index(Color::White, king, Threat { attacker, from, attacked, to }) else {
+                            continue;
+                        };
                         assert_eq!(Sf18::attacker(f), (relative(Color::White, attacker), from.index()));
                         seen[f] = true;
                     }
@@ -700,7 +733,11 @@ mod tests {
             let (relative, _) = Sf18::attacker(f);
             let kind = relative % 6;
             let target = (f - Sf18::LAYOUT.start[relative] as usize) / Sf18::LAYOUT.section[relative] as usize;
-            assert_eq!(Some(target % Sf18::LAYOUT.targets_per_color[kind]), Sf18::LAYOUT.slots[kind][kind].map(usize::from), "feature {f}");
+            assert_eq!(
+                Some(target % Sf18::LAYOUT.targets_per_color[kind]),
+                Sf18::LAYOUT.slots[kind][kind].map(usize::from),
+                "feature {f}"
+            );
         }
     }
 }

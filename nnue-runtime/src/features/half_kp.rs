@@ -1,6 +1,6 @@
 //! HalfKP (Stockfish 12): own king square x every non-king piece.
 
-use super::{relative_plane, FeatureSet};
+use super::{FeatureSet, relative_plane};
 use crate::chess::position::{Color, Piece, PieceKind, Square};
 
 /// HalfKP: 64 king squares x (1 + 10 x 64) piece squares. Black's view is the

@@ -11,11 +11,11 @@ mod threat_changes;
 
 pub use board_features::BoardFeatures;
 pub use buffer::{FeatureBuffer, FeatureSink};
-pub use full_threats::{threat_targets, FullThreats, Threat, MAX_THREATS, STOCKFISH_18_TARGETS};
-pub use threat_changes::ThreatChanges;
+pub use full_threats::{FullThreats, MAX_THREATS, STOCKFISH_18_TARGETS, Threat, threat_targets};
 pub use half_kp::HalfKP;
 pub use pawn_pairs::{PawnChanges, PawnPairs};
 pub use piece_square::{Mirror, PieceSquare, PieceSquareLayout, PlaneOrder, StockfishHalfKAv2, StockfishHalfKAv2Hm};
+pub use threat_changes::ThreatChanges;
 
 /// Stockfish 14's HalfKAv2, an instance of [`PieceSquare`].
 pub type HalfKAv2 = PieceSquare<StockfishHalfKAv2>;

@@ -18,7 +18,7 @@
 
 use super::full_threats::orientation;
 use super::{BoardFeatures, FeatureSink};
-use crate::chess::attacks::{squares, Bitboard};
+use crate::chess::attacks::{Bitboard, squares};
 use crate::chess::position::{Bitboards, Color, PieceKind, Position, Square};
 
 /// The PP_3Wide feature set; see the module documentation.
@@ -93,7 +93,13 @@ impl PawnPairs {
     /// listed once each) and the pawns of `pawns` (a board holding `new`),
     /// each pair once: a pawn of `new` pairs with the pawns of `pawns` not in
     /// `new` and with the pawns of `new` after it.
-    fn pairs_of(perspective: Color, orientation: u8, new: [Bitboard; 2], pawns: [Bitboard; 2], mut f: impl FnMut(usize)) {
+    fn pairs_of(
+        perspective: Color,
+        orientation: u8,
+        new: [Bitboard; 2],
+        pawns: [Bitboard; 2],
+        mut f: impl FnMut(usize),
+    ) {
         let (new, pawns) = (new.map(|b| b & PAWN_RANKS), pawns.map(|b| b & PAWN_RANKS));
         let mut left = new[0] | new[1];
         let old = (pawns[0] | pawns[1]) & !left;
@@ -144,7 +150,9 @@ impl BoardFeatures for PawnPairs {
     fn for_each_active_both(pos: &impl Position, mut f: impl FnMut(Color, usize)) {
         let pawns = pawns(pos);
         for perspective in [Color::White, Color::Black] {
-            Self::for_each_active_on(pawns, perspective, pos.king_square(perspective), |feature| f(perspective, feature));
+            Self::for_each_active_on(pawns, perspective, pos.king_square(perspective), |feature| {
+                f(perspective, feature)
+            });
         }
     }
 

@@ -252,13 +252,18 @@ mod tests {
         assert_eq!(Set::DIMENSIONS, 22_528);
         for perspective in [Color::White, Color::Black] {
             for king in (0..64).map(|s| Square::new(s).unwrap()) {
-                let orientation = (if perspective == Color::Black { 56 } else { 0 }) ^ if king.file() < 4 { 7 } else { 0 };
+                let orientation =
+                    (if perspective == Color::Black { 56 } else { 0 }) ^ if king.file() < 4 { 7 } else { 0 };
                 let k = king.xor(orientation);
                 let bucket = (7 - k.rank() as usize) * 4 + (7 - k.file() as usize);
                 for square in (0..64).map(|s| Square::new(s).unwrap()) {
                     for color in [Color::White, Color::Black] {
                         for kind in PieceKind::ALL {
-                            let plane = if kind == PieceKind::King { 10 } else { 2 * kind as usize + usize::from(color != perspective) };
+                            let plane = if kind == PieceKind::King {
+                                10
+                            } else {
+                                2 * kind as usize + usize::from(color != perspective)
+                            };
                             let expected = square.xor(orientation).index() + 64 * plane + 704 * bucket;
                             assert_eq!(Set::index(perspective, king, square, Piece { color, kind }), Some(expected));
                         }
@@ -282,6 +287,9 @@ mod tests {
         // king e8 -> e1 oriented, mirrored to d1 (bucket 1): b1 -> b8 -> g8.
         assert_eq!(Set::index(b, sq("e8"), sq("b1"), white_knight), Some(768 + 384 + 64 + 62));
         // King on a5 (bucket 3).
-        assert_eq!(Set::index(w, sq("a5"), sq("a1"), Piece { color: b, kind: PieceKind::King }), Some(3 * 768 + 384 + 5 * 64));
+        assert_eq!(
+            Set::index(w, sq("a5"), sq("a1"), Piece { color: b, kind: PieceKind::King }),
+            Some(3 * 768 + 384 + 5 * 64)
+        );
     }
 }

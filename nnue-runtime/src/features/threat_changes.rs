@@ -32,9 +32,10 @@
 //! turned into features.
 
 use super::FeatureBuffer;
-use crate::chess::attacks::{attacks, bishop_attacks, first_on_ray, king_attacks, knight_attacks, pawn_attacks, rook_attacks, squares, Bitboard};
-use crate::chess::position::{occupied, Bitboards, Color, Piece, PieceCodes, PieceKind, Square};
-
+use crate::chess::attacks::{
+    Bitboard, attacks, bishop_attacks, first_on_ray, king_attacks, knight_attacks, pawn_attacks, rook_attacks, squares,
+};
+use crate::chess::position::{Bitboards, Color, Piece, PieceCodes, PieceKind, Square, occupied};
 
 /// Most features active at once, per perspective, in a position of at most
 /// 32 pieces, whatever the targets: see `FullThreats::MAX_ACTIVE`.
@@ -184,7 +185,6 @@ const CANCEL_BY_SEARCH: usize = 256;
 /// squares, 8 through it), two steps per changed square.
 type Found = FeatureBuffer<{ 32 * 2 * PIECE_BY_PIECE_SQUARES as usize }>;
 
-
 /// A board changed piece by piece, as bitboards: the pieces by colour and
 /// kind, and the code of the piece on each square (as [`codes`]) in bit
 /// planes ([`PieceCodes`]).
@@ -260,7 +260,12 @@ fn threats_at<const TARGETS: u64>(board: &Planes, square: Square, with_piece: &m
 /// [`threats_at`] for a piece of kind `KIND` (in [`PieceKind`] order), so
 /// that the kinds it attacks and is attacked by are constants.
 #[inline(always)]
-fn threats_of<const TARGETS: u64, const KIND: usize>(board: &Planes, square: Square, with_piece: &mut Found, through: &mut Found) {
+fn threats_of<const TARGETS: u64, const KIND: usize>(
+    board: &Planes,
+    square: Square,
+    with_piece: &mut Found,
+    through: &mut Found,
+) {
     let occupied = board.occupied;
     let code = board.code(square);
     // The kinds this kind attacks as a feature, and those attacking it.
@@ -283,7 +288,10 @@ fn threats_of<const TARGETS: u64, const KIND: usize>(board: &Planes, square: Squ
     // Its attackers: a pawn of one colour from where a pawn of the other
     // on this square would attack.
     let [white, black] = &board.pieces;
-    let (diagonal, straight) = (board.of(PieceKind::Bishop as usize) | board.of(PieceKind::Queen as usize), board.of(PieceKind::Rook as usize) | board.of(PieceKind::Queen as usize));
+    let (diagonal, straight) = (
+        board.of(PieceKind::Bishop as usize) | board.of(PieceKind::Queen as usize),
+        board.of(PieceKind::Rook as usize) | board.of(PieceKind::Queen as usize),
+    );
     let sliders = bishop_attacks(square, occupied) & diagonal | rook_attacks(square, occupied) & straight;
     if attacked_by != 0 {
         let attackers = pawn_attacks(Color::Black, square) & white[PieceKind::Pawn as usize]
@@ -324,14 +332,15 @@ fn code_on(bitboards: &Bitboards, index: usize) -> u8 {
     bitboards.iter().flatten().position(|&pieces| pieces & (1 << index) != 0).map_or(EMPTY, |code| code as u8)
 }
 
-
 /// For each attacking kind, the squares of `board` holding a piece of a kind
 /// it attacks as a feature (`targets` as [`super::FullThreats`]'s `TARGETS`).
 #[inline]
 fn targetable(targets: u64, board: &Bitboards) -> [Bitboard; 6] {
     let [white, black] = board;
     core::array::from_fn(|attacker| {
-        (0..6).filter(|&attacked| targets >> (6 * attacker + attacked) & 1 != 0).fold(0, |squares, attacked| squares | white[attacked] | black[attacked])
+        (0..6)
+            .filter(|&attacked| targets >> (6 * attacker + attacked) & 1 != 0)
+            .fold(0, |squares, attacked| squares | white[attacked] | black[attacked])
     })
 }
 
@@ -341,7 +350,12 @@ fn targetable(targets: u64, board: &Bitboards) -> [Bitboard; 6] {
 /// kind), as keys `from << 14 | to << 8 | attacker << 4 | attacked` (square
 /// indices and piece codes), in ascending order. A board of at most 32
 /// pieces has at most [`MAX_THREATS`] threats.
-fn threat_keys(board: &[u8; 64], occupied: Bitboard, attackers: Bitboard, targetable: &[Bitboard; 6]) -> FeatureBuffer<MAX_THREATS> {
+fn threat_keys(
+    board: &[u8; 64],
+    occupied: Bitboard,
+    attackers: Bitboard,
+    targetable: &[Bitboard; 6],
+) -> FeatureBuffer<MAX_THREATS> {
     let mut keys = FeatureBuffer::default();
     for from in squares(occupied & attackers) {
         let attacker = u32::from(board[from.index()]);
@@ -363,7 +377,8 @@ fn threat_keys(board: &[u8; 64], occupied: Bitboard, attackers: Bitboard, target
 fn attackers_of(targets: Bitboard, board: &Bitboards, occupied: Bitboard) -> Bitboard {
     let [white, black] = board;
     let of = |kind: PieceKind| white[kind as usize] | black[kind as usize];
-    let (diagonal, straight) = (of(PieceKind::Bishop) | of(PieceKind::Queen), of(PieceKind::Rook) | of(PieceKind::Queen));
+    let (diagonal, straight) =
+        (of(PieceKind::Bishop) | of(PieceKind::Queen), of(PieceKind::Rook) | of(PieceKind::Queen));
     let mut attackers = 0;
     for target in squares(targets) {
         // A pawn of one colour attacks the target from where a pawn of the
@@ -382,8 +397,8 @@ fn attackers_of(targets: Bitboard, board: &Bitboards, occupied: Bitboard) -> Bit
 mod tests {
     use super::*;
     use crate::chess::board::Board;
-    use crate::features::{BoardFeatures, FullThreats};
     use crate::chess::position::{Piece, Position};
+    use crate::features::{BoardFeatures, FullThreats};
     use crate::format::writer::Rng;
     use std::collections::BTreeSet;
 

@@ -40,7 +40,15 @@ pub enum Layout {
 /// The position in a weight tensor of stack `stack`'s weight from input `i`
 /// to output `o`.
 #[inline]
-pub fn weight_index(layout: Layout, stacks: usize, outputs: usize, inputs: usize, stack: usize, o: usize, i: usize) -> usize {
+pub fn weight_index(
+    layout: Layout,
+    stacks: usize,
+    outputs: usize,
+    inputs: usize,
+    stack: usize,
+    o: usize,
+    i: usize,
+) -> usize {
     match layout {
         Layout::InputMajor => i * (stacks * outputs) + stack * outputs + o,
         Layout::OutputMajor => (stack * outputs + o) * inputs + i,

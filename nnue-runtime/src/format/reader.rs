@@ -2,8 +2,8 @@
 //!
 //! Every read states what it reads, so that errors name it and its offset.
 
-use crate::format::leb128::leb128_of_word;
 use crate::error::LoadError;
+use crate::format::leb128::leb128_of_word;
 
 /// The magic string in front of every LEB128-compressed array.
 pub const LEB128_MAGIC: &[u8] = b"COMPRESSED_LEB128";
@@ -135,7 +135,8 @@ impl<'a> NetReader<'a> {
             std::io::Read::read_to_end(&mut file, &mut bytes).map_err(io)?;
             return Ok(NetReader { len: bytes.len(), source: Source::Owned(bytes), offset: 0, arch });
         }
-        let len = usize::try_from(metadata.len()).map_err(|_| io(std::io::Error::other("the file does not fit in memory")))?;
+        let len = usize::try_from(metadata.len())
+            .map_err(|_| io(std::io::Error::other("the file does not fit in memory")))?;
         let file = std::io::BufReader::with_capacity(1 << 16, file);
         Ok(NetReader { source: Source::File { file, path: path.to_owned(), buffer: Vec::new() }, len, offset: 0, arch })
     }
@@ -165,7 +166,8 @@ impl<'a> NetReader<'a> {
             Source::File { file, path, buffer } => {
                 buffer.clear();
                 buffer.resize(n, 0);
-                std::io::Read::read_exact(file, buffer).map_err(|source| LoadError::Io { path: path.clone(), source })?;
+                std::io::Read::read_exact(file, buffer)
+                    .map_err(|source| LoadError::Io { path: path.clone(), source })?;
                 Ok(buffer)
             }
         }
@@ -211,7 +213,13 @@ impl<'a> NetReader<'a> {
                     set_hash,
                 });
             }
-            return Err(LoadError::Hash { what: "the header hash".into(), offset: at + 4, found: header.hash, expected: hash, arch: self.arch });
+            return Err(LoadError::Hash {
+                what: "the header hash".into(),
+                offset: at + 4,
+                found: header.hash,
+                expected: hash,
+                arch: self.arch,
+            });
         }
         Ok(header)
     }
@@ -255,7 +263,12 @@ impl<'a> NetReader<'a> {
     /// Reads several arrays stored one after the other with `encoding`, as
     /// one block when LEB128 (the PSQT weights of several feature sets),
     /// filling `parts` in order; nothing is scaled.
-    pub fn int_parts<T: Int>(&mut self, what: &str, encoding: Encoding, parts: &mut [&mut [T]]) -> Result<(), LoadError> {
+    pub fn int_parts<T: Int>(
+        &mut self,
+        what: &str,
+        encoding: Encoding,
+        parts: &mut [&mut [T]],
+    ) -> Result<(), LoadError> {
         match encoding {
             Encoding::Raw => parts.iter_mut().try_for_each(|part| self.ints(what, Encoding::Raw, 1, part)),
             Encoding::Leb128 => self.leb128(what, 1, parts),
@@ -283,7 +296,8 @@ impl<'a> NetReader<'a> {
                     let n = CHUNK.min(size - read);
                     let kept = buffer.len();
                     buffer.resize(kept + n, 0);
-                    std::io::Read::read_exact(file, &mut buffer[kept..]).map_err(|source| LoadError::Io { path: path.clone(), source })?;
+                    std::io::Read::read_exact(file, &mut buffer[kept..])
+                        .map_err(|source| LoadError::Io { path: path.clone(), source })?;
                     read += n;
                     let last = read == size;
                     let used = values.feed(buffer, at, last)?;
@@ -317,7 +331,6 @@ impl<'a> NetReader<'a> {
     }
 }
 
-
 /// The arrays a LEB128 block fills, as its bytes arrive.
 struct Leb128Values<'p, 'o, T> {
     what: &'p str,
@@ -335,7 +348,16 @@ struct Leb128Values<'p, 'o, T> {
 impl<'p, 'o, T: Int> Leb128Values<'p, 'o, T> {
     fn new(what: &'p str, scale: i32, parts: &'p mut [&'o mut [T]]) -> Self {
         let count = parts.iter().map(|part| part.len()).sum();
-        Leb128Values { what, scale, max_bytes: (T::BYTES * 8).div_ceil(7), parts, part: 0, filled: 0, decoded: 0, count }
+        Leb128Values {
+            what,
+            scale,
+            max_bytes: (T::BYTES * 8).div_ceil(7),
+            parts,
+            part: 0,
+            filled: 0,
+            decoded: 0,
+            count,
+        }
     }
 
     /// Whether every value has been decoded.
@@ -378,7 +400,8 @@ impl<'p, 'o, T: Int> Leb128Values<'p, 'o, T> {
             let value_at = at + pos;
             let (value, len) = match bytes.get(pos..pos + 4).and_then(|word| leb128_of_word(word, max_bytes)) {
                 Some(decoded) => decoded,
-                None => leb128_slow(&bytes[pos..], max_bytes).map_err(|e| problem(value_at, e.describe(i, count, max_bytes)))?,
+                None => leb128_slow(&bytes[pos..], max_bytes)
+                    .map_err(|e| problem(value_at, e.describe(i, count, max_bytes)))?,
             };
             pos += len;
             if !(T::MIN..=T::MAX).contains(&value) {
@@ -636,7 +659,13 @@ mod tests {
         };
         let bytes = net(set);
         let error = NetReader::new(&bytes, "sf19lite").expect_header(0x6A44_8AFA, width ^ stack).unwrap_err();
-        assert!(matches!(error, LoadError::FeatureSetHash { set_hash: 0x6F23_4CB8, dimensions: 1024, transformer_offset: 16, .. }), "{error:?}");
+        assert!(
+            matches!(
+                error,
+                LoadError::FeatureSetHash { set_hash: 0x6F23_4CB8, dimensions: 1024, transformer_offset: 16, .. }
+            ),
+            "{error:?}"
+        );
         assert_eq!(
             error.to_string(),
             "the header hash at offset 4 is 0x0C1035AE, but architecture `sf19lite` expects 0x63337916: the net's feature set has hash word 0x6F234CB8 (its transformer hash word at offset 16, 0x6F2344B8, is 0x6F234CB8 ^ 2 * 1024, L1 being 1024), but the architecture's feature set has none: add `hash: 0x6F234CB8` to the feature set"
@@ -644,7 +673,8 @@ mod tests {
         // The right word loads; a wrong word or another stack is a plain
         // hash error.
         NetReader::new(&bytes, "sf19lite").expect_header(0x6A44_8AFA, set ^ width ^ stack).unwrap();
-        let error = NetReader::new(&bytes, "sf19lite").expect_header(0x6A44_8AFA, 0x7F23_4CB8 ^ width ^ stack).unwrap_err();
+        let error =
+            NetReader::new(&bytes, "sf19lite").expect_header(0x6A44_8AFA, 0x7F23_4CB8 ^ width ^ stack).unwrap_err();
         assert!(matches!(error, LoadError::Hash { offset: 4, .. }), "{error:?}");
         let error = NetReader::new(&bytes, "sf19lite").expect_header(0x6A44_8AFA, width ^ 0x6333_6A4A).unwrap_err();
         assert!(matches!(error, LoadError::Hash { offset: 4, .. }), "{error:?}");

@@ -141,7 +141,13 @@ pub unsafe fn accumulate<L: Lanes, const L1: usize, const TILE: usize, const B: 
 /// # Safety
 /// The rows exist; the CPU supports `L`'s instructions.
 #[inline(always)]
-unsafe fn stream<L: Lanes, const L1: usize>(w: *const i16, base: &[i16; L1], removed: &[u32], added: u32, out: &mut [i16; L1]) {
+unsafe fn stream<L: Lanes, const L1: usize>(
+    w: *const i16,
+    base: &[i16; L1],
+    removed: &[u32],
+    added: u32,
+    out: &mut [i16; L1],
+) {
     // SAFETY: rows `removed` and `added` exist (the caller's check) and
     // every offset is below L1.
     unsafe {
@@ -151,7 +157,10 @@ unsafe fn stream<L: Lanes, const L1: usize>(w: *const i16, base: &[i16; L1], rem
         if let [_, second] = removed {
             let r1 = row(*second);
             for i in (0..L1).step_by(L::LANES) {
-                let v = L::sub(L::add(L::load(b.add(i)), L::load(a.add(i))), L::add(L::load(r0.add(i)), L::load(r1.add(i))));
+                let v = L::sub(
+                    L::add(L::load(b.add(i)), L::load(a.add(i))),
+                    L::add(L::load(r0.add(i)), L::load(r1.add(i))),
+                );
                 L::store(o.add(i), v);
             }
         } else {
@@ -252,13 +261,31 @@ mod tests {
     /// (apart).
     #[test]
     fn equal_to_scalar() {
-        fn check<const L1: usize, const TILE: usize, const B: usize>(rng: &mut crate::Rng, missing: &mut std::collections::BTreeSet<&str>) {
+        fn check<const L1: usize, const TILE: usize, const B: usize>(
+            rng: &mut crate::Rng,
+            missing: &mut std::collections::BTreeSet<&str>,
+        ) {
             const ROWS: usize = 48;
             let weights: Vec<i16> = (0..ROWS * L1).map(|_| rng.next_u64() as i16).collect();
             let psqt_weights: Vec<i32> = (0..ROWS * B).map(|_| rng.next_u64() as i32).collect();
             let base: [i16; L1] = core::array::from_fn(|_| rng.next_u64() as i16);
             let psqt_base: [i32; B] = core::array::from_fn(|_| rng.next_u64() as i32);
-            for (removed, added) in [(0, 0), (0, 1), (1, 1), (2, 1), (0, 7), (0, 8), (0, 11), (2, 12), (5, 13), (0, 30), (3, 5), (9, 17), (8, 0), (1, 31)] {
+            for (removed, added) in [
+                (0, 0),
+                (0, 1),
+                (1, 1),
+                (2, 1),
+                (0, 7),
+                (0, 8),
+                (0, 11),
+                (2, 12),
+                (5, 13),
+                (0, 30),
+                (3, 5),
+                (9, 17),
+                (8, 0),
+                (1, 31),
+            ] {
                 let removed: Vec<u32> = (0..removed).map(|_| rng.range(0, ROWS as i64 - 1) as u32).collect();
                 let added: Vec<u32> = (0..added).map(|_| rng.range(0, ROWS as i64 - 1) as u32).collect();
                 let (mut expected, mut expected_psqt) = (base, psqt_base);
@@ -273,12 +300,22 @@ mod tests {
                         }
                     }
                 }
-                let case = format!("L1 {L1}, tile {TILE}, {B} buckets, {} removed, {} added", removed.len(), added.len());
+                let case =
+                    format!("L1 {L1}, tile {TILE}, {B} buckets, {} removed, {} added", removed.len(), added.len());
                 let (mut out, mut psqt_out) = ([0i16; L1], [0i32; B]);
                 macro_rules! check {
                     ($cpu:expr, $name:literal) => {
                         if let Some(cpu) = $cpu {
-                            cpu.accumulate::<L1, TILE, B>(&weights, &psqt_weights, &base, &psqt_base, &removed, &added, &mut out, &mut psqt_out);
+                            cpu.accumulate::<L1, TILE, B>(
+                                &weights,
+                                &psqt_weights,
+                                &base,
+                                &psqt_base,
+                                &removed,
+                                &added,
+                                &mut out,
+                                &mut psqt_out,
+                            );
                             assert!(out == expected && psqt_out == expected_psqt, "{}, {case}", $name);
                         } else {
                             missing.insert($name);
@@ -312,7 +349,10 @@ mod tests {
         // One tile: every row's lanes stay in registers.
         check::<128, 4, 8>(&mut rng, &mut missing);
         if !missing.is_empty() {
-            eprintln!("NOT TESTED on this CPU (it lacks their instructions): {}", missing.into_iter().collect::<Vec<_>>().join(", "));
+            eprintln!(
+                "NOT TESTED on this CPU (it lacks their instructions): {}",
+                missing.into_iter().collect::<Vec<_>>().join(", ")
+            );
         }
     }
 }

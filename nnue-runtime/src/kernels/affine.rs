@@ -1,6 +1,6 @@
 //! Affine layers: u8 inputs, i8 weights, i32 sums.
 
-use super::nonzero::{nonzero_chunks, ChunkList, ChunkSlots};
+use super::nonzero::{ChunkList, ChunkSlots, nonzero_chunks};
 use crate::overflow::layers::PairedSums;
 use crate::simd::Dot;
 
@@ -77,10 +77,13 @@ pub unsafe fn affine_columns_listed<
     });
     // SAFETY (every call): `i < CHUNKS`, so column `i` lies within the
     // weights; the caller guarantees the instructions.
-    let column = |regs: &mut [D::S; REGS], (i, value): (usize, u32)| unsafe { column::<D, OUT, REGS>(regs, w, i, value) };
+    let column =
+        |regs: &mut [D::S; REGS], (i, value): (usize, u32)| unsafe { column::<D, OUT, REGS>(regs, w, i, value) };
     // SAFETY (every call): as `column`, for both chunks; their products
     // sum within i16 when `pair` holds (below).
-    let columns = |regs: &mut [D::S; REGS], a: (usize, u32), b: (usize, u32)| unsafe { column_pair::<D, OUT, REGS>(regs, w, a, b) };
+    let columns = |regs: &mut [D::S; REGS], a: (usize, u32), b: (usize, u32)| unsafe {
+        column_pair::<D, OUT, REGS>(regs, w, a, b)
+    };
     // Chunk `i` of the input, with its value.
     // SAFETY: every index is below CHUNKS (the dense loops' and the
     // list's), so `4 * i + 4 <= PADDED`.
@@ -305,7 +308,12 @@ unsafe fn lane_entry<D: Dot, const OUT: usize, const REGS: usize>(
 /// `w` is readable for `(i + 1) * OUT * 4` bytes; the CPU supports `D`'s
 /// instructions.
 #[inline(always)]
-unsafe fn column<D: Dot, const OUT: usize, const REGS: usize>(regs: &mut [D::S; REGS], w: *const i8, i: usize, value: u32) {
+unsafe fn column<D: Dot, const OUT: usize, const REGS: usize>(
+    regs: &mut [D::S; REGS],
+    w: *const i8,
+    i: usize,
+    value: u32,
+) {
     // SAFETY: the caller guarantees the reads and the instructions.
     unsafe {
         for (r, reg) in regs.iter_mut().enumerate() {
@@ -423,7 +431,9 @@ mod tests {
             let table_list = {
                 #[cfg(target_arch = "x86_64")]
                 // SAFETY: the table search runs only where the CPU has AVX2.
-                let list = crate::simd::x86::Avx2::new().map(|_| unsafe { super::nonzero_chunks::<crate::simd::x86::Avx2Dot, CHUNKS>(&input, table_slots) });
+                let list = crate::simd::x86::Avx2::new().map(|_| unsafe {
+                    super::nonzero_chunks::<crate::simd::x86::Avx2Dot, CHUNKS>(&input, table_slots)
+                });
                 #[cfg(not(target_arch = "x86_64"))]
                 let list = Some(super::ChunkList::search(&input, table_slots));
                 list
@@ -431,13 +441,28 @@ mod tests {
             macro_rules! check {
                 ($cpu:expr, $method:ident, $listed:ident, $regs:expr, $name:literal) => {
                     if let Some(cpu) = $cpu {
-                        cpu.inside().$method::<PADDED, CHUNKS, OUT, $regs, false>(&biases, &columns, paired, &input, &mut out);
+                        cpu.inside()
+                            .$method::<PADDED, CHUNKS, OUT, $regs, false>(&biases, &columns, paired, &input, &mut out);
                         assert_eq!(out.to_vec(), expected, "{}, dense, case {case}", $name);
-                        cpu.inside().$method::<PADDED, CHUNKS, OUT, $regs, true>(&biases, &columns, paired, &input, &mut out);
+                        cpu.inside()
+                            .$method::<PADDED, CHUNKS, OUT, $regs, true>(&biases, &columns, paired, &input, &mut out);
                         assert_eq!(out.to_vec(), expected, "{}, sparse, case {case}", $name);
                         for list in core::iter::once(scalar_list).chain(table_list) {
-                            cpu.inside().$listed::<PADDED, CHUNKS, OUT, $regs>(&biases, &columns, paired, &input, Some(list), &mut out);
-                            assert_eq!(out.to_vec(), expected, "{}, listed (values: {}), case {case}", $name, list.values().is_some());
+                            cpu.inside().$listed::<PADDED, CHUNKS, OUT, $regs>(
+                                &biases,
+                                &columns,
+                                paired,
+                                &input,
+                                Some(list),
+                                &mut out,
+                            );
+                            assert_eq!(
+                                out.to_vec(),
+                                expected,
+                                "{}, listed (values: {}), case {case}",
+                                $name,
+                                list.values().is_some()
+                            );
                         }
                     } else {
                         missing.insert($name);
@@ -462,7 +487,10 @@ mod tests {
             }
         }
         if !missing.is_empty() {
-            eprintln!("NOT TESTED on this CPU (it lacks their instructions): {}", missing.into_iter().collect::<Vec<_>>().join(", "));
+            eprintln!(
+                "NOT TESTED on this CPU (it lacks their instructions): {}",
+                missing.into_iter().collect::<Vec<_>>().join(", ")
+            );
         }
     }
 
@@ -481,7 +509,8 @@ mod tests {
                 let expected = (0..4).fold(0u64, |word, e| word | u64::from(indices[4 * k + e]) << (16 * e));
                 assert_eq!(word, expected, "{indices:?}");
             }
-            let lanes: [i32; 16] = core::array::from_fn(|_| i32::from_ne_bytes(core::array::from_fn(|_| rng.range(0, 127) as u8)));
+            let lanes: [i32; 16] =
+                core::array::from_fn(|_| i32::from_ne_bytes(core::array::from_fn(|_| rng.range(0, 127) as u8)));
             let sums: [i32; 16] = core::array::from_fn(|_| rng.next_u64() as i32);
             let weights: [i8; 64] = core::array::from_fn(|_| rng.next_u64() as i8);
             for k in 0..D::LANES {

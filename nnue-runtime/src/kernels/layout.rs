@@ -22,7 +22,8 @@ const RUN: usize = 8;
 fn packus_runs(lanes: usize) -> Vec<usize> {
     let order = packus_order(lanes);
     assert!(
-        order.len().is_multiple_of(RUN) && order.chunks_exact(RUN).all(|run| run.iter().enumerate().all(|(k, &l)| l == run[0] + k)),
+        order.len().is_multiple_of(RUN)
+            && order.chunks_exact(RUN).all(|run| run.iter().enumerate().all(|(k, &l)| l == run[0] + k)),
         "the packing order moves runs of {RUN} lanes"
     );
     order.chunks_exact(RUN).map(|run| run[0]).collect()
@@ -85,11 +86,7 @@ pub fn avx2_joined_order(la: usize, lb: usize) -> Vec<Option<usize>> {
             // of `b`.
             let k = p / 4;
             let i = 4 * [0, 2, 0, 2, 1, 3, 1, 3][k] + p % 4;
-            if k % 4 < 2 {
-                (i < la).then_some(i)
-            } else {
-                (i < lb).then_some(la + i)
-            }
+            if k % 4 < 2 { (i < la).then_some(i) } else { (i < lb).then_some(la + i) }
         })
         .collect()
 }
@@ -139,7 +136,11 @@ mod tests {
             let mut v = original.clone();
             permute_lanes(&mut v, lanes);
             let order = packus_order(lanes);
-            assert!(v.iter().enumerate().all(|(p, &x)| x as usize == (p / order.len()) * order.len() + order[p % order.len()]));
+            assert!(
+                v.iter()
+                    .enumerate()
+                    .all(|(p, &x)| x as usize == (p / order.len()) * order.len() + order[p % order.len()])
+            );
             assert_ne!(v, original);
             unpermute_lanes(&mut v, lanes);
             assert_eq!(v, original);

@@ -27,7 +27,10 @@ impl<const CHUNKS: usize> ChunkSlots<CHUNKS> {
     /// Uninitialised slots.
     #[inline(always)]
     pub const fn new() -> Self {
-        ChunkSlots { indices: [const { MaybeUninit::uninit() }; CHUNKS], values: [const { MaybeUninit::uninit() }; CHUNKS] }
+        ChunkSlots {
+            indices: [const { MaybeUninit::uninit() }; CHUNKS],
+            values: [const { MaybeUninit::uninit() }; CHUNKS],
+        }
     }
 
     /// The list of the first `count` slots, with their values if
@@ -152,7 +155,8 @@ impl<'l, D: Dot, const CHUNKS: usize> ChunkSearch<'l, D, CHUNKS> {
     /// Whether the registers of `D` divide an input of `CHUNKS` chunks
     /// (and, for the table, hold whole blocks of eight): otherwise there is
     /// no search by register, only [`ChunkList::search`].
-    pub const BY_REGISTER: bool = CHUNKS.is_multiple_of(D::LANES) && (D::COMPRESS || D::LANES.is_multiple_of(8)) && D::LANES <= 32;
+    pub const BY_REGISTER: bool =
+        CHUNKS.is_multiple_of(D::LANES) && (D::COMPRESS || D::LANES.is_multiple_of(8)) && D::LANES <= 32;
 
     /// A search from chunk 0, writing to `slots`.
     #[inline(always)]
@@ -172,11 +176,13 @@ impl<'l, D: Dot, const CHUNKS: usize> ChunkSearch<'l, D, CHUNKS> {
     pub unsafe fn push_register(&mut self, p: *const u8) {
         if D::COMPRESS {
             debug_assert!(self.searched + D::LANES <= CHUNKS);
-            let (indices, values) = (self.slots.indices.as_mut_ptr().cast::<u16>(), self.slots.values.as_mut_ptr().cast::<u32>());
+            let (indices, values) =
+                (self.slots.indices.as_mut_ptr().cast::<u16>(), self.slots.values.as_mut_ptr().cast::<u32>());
             // SAFETY: `searched + LANES <= CHUNKS <= 2^16`, so the indices
             // fit u16; `count <= searched`, so the `LANES` entries written
             // end at or before `CHUNKS` (the caller's guarantees).
-            self.count += unsafe { D::nonzero_entries(p, self.searched as u16, indices.add(self.count), values.add(self.count)) };
+            self.count +=
+                unsafe { D::nonzero_entries(p, self.searched as u16, indices.add(self.count), values.add(self.count)) };
             self.searched += D::LANES;
         } else {
             // SAFETY: as above.
@@ -315,7 +321,7 @@ mod tests {
     /// density.
     #[test]
     fn searches_equal_scalar() {
-        use super::{nonzero_chunks, ChunkList, ChunkSlots};
+        use super::{ChunkList, ChunkSlots, nonzero_chunks};
         const CHUNKS: usize = 256;
         fn check<D: crate::simd::Dot>(input: &[u8; 4 * CHUNKS]) {
             let (mut a, mut b) = (ChunkSlots::new(), ChunkSlots::new());

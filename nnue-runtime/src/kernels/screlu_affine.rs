@@ -111,7 +111,9 @@ mod tests {
             crate::scalar::screlu(&input, i32::from(max), &mut squares);
             let expected: Vec<i32> = weights
                 .chunks_exact(IN)
-                .map(|row| squares.iter().zip(row).fold(0i32, |a, (&x, &w)| a.wrapping_add(x.wrapping_mul(i32::from(w)))))
+                .map(|row| {
+                    squares.iter().zip(row).fold(0i32, |a, (&x, &w)| a.wrapping_add(x.wrapping_mul(i32::from(w))))
+                })
                 .collect();
             // The same from accumulator lanes (of either sign, and beyond
             // 255 for every fourth) in two halves.
@@ -124,7 +126,12 @@ mod tests {
             crate::scalar::screlu(&lanes, i32::from(max), &mut clamped_squares);
             let expected_lanes: Vec<i32> = weights
                 .chunks_exact(IN)
-                .map(|row| clamped_squares.iter().zip(row).fold(0i32, |a, (&x, &w)| a.wrapping_add(x.wrapping_mul(i32::from(w)))))
+                .map(|row| {
+                    clamped_squares
+                        .iter()
+                        .zip(row)
+                        .fold(0i32, |a, (&x, &w)| a.wrapping_add(x.wrapping_mul(i32::from(w))))
+                })
                 .collect();
             let (first, second): ([i16; IN / 2], [i16; IN / 2]) =
                 (lanes[..IN / 2].try_into().unwrap(), lanes[IN / 2..].try_into().unwrap());
@@ -173,9 +180,13 @@ mod tests {
         }
         // The kernels this CPU lacks, named.
         #[cfg(target_arch = "x86_64")]
-        let present = [("avx2", crate::simd::x86::Avx2::new().is_some()), ("avx512", crate::simd::x86::Avx512::new().is_some())];
+        let present =
+            [("avx2", crate::simd::x86::Avx2::new().is_some()), ("avx512", crate::simd::x86::Avx512::new().is_some())];
         #[cfg(target_arch = "aarch64")]
-        let present = [("neon", crate::simd::aarch64::Neon::new().is_some()), ("neon-dotprod", crate::simd::aarch64::NeonDotprod::new().is_some())];
+        let present = [
+            ("neon", crate::simd::aarch64::Neon::new().is_some()),
+            ("neon-dotprod", crate::simd::aarch64::NeonDotprod::new().is_some()),
+        ];
         #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         let present: [(&str, bool); 0] = [];
         let missing: Vec<&str> = present.iter().filter(|(_, here)| !here).map(|(name, _)| *name).collect();

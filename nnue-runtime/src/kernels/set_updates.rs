@@ -54,7 +54,12 @@ pub trait SetUpdates {
     /// # Safety
     /// `rows_exist(L1, _)` holds; `offset + TILE * L::LANES <= L1`; the CPU
     /// supports `L`'s instructions.
-    unsafe fn tile<L: Lanes, const TILE: usize, const L1: usize>(&self, offset: usize, ahead: usize, regs: &mut [L::V; TILE]);
+    unsafe fn tile<L: Lanes, const TILE: usize, const L1: usize>(
+        &self,
+        offset: usize,
+        ahead: usize,
+        regs: &mut [L::V; TILE],
+    );
 
     /// Prefetches the first `lanes` weights of every removed and added row
     /// of `L1` weights, and its PSQT row of `B` weights: a hint given ahead
@@ -86,7 +91,12 @@ impl<W: Widen> SetUpdates for SetUpdate<'_, W> {
     }
 
     #[inline(always)]
-    unsafe fn tile<L: Lanes, const TILE: usize, const L1: usize>(&self, offset: usize, ahead: usize, regs: &mut [L::V; TILE]) {
+    unsafe fn tile<L: Lanes, const TILE: usize, const L1: usize>(
+        &self,
+        offset: usize,
+        ahead: usize,
+        regs: &mut [L::V; TILE],
+    ) {
         let w = self.weights.as_ptr();
         // The lines of each row's tile `ahead` lanes on, fetched while this
         // tile is summed (a refresh reads a hundred rows or more per tile).

@@ -8,7 +8,7 @@
 //! and zeroing a 3 KiB buffer first costs as much as a tenth of an
 //! evaluation).
 
-use super::{nonzero_chunks, ChunkList, ChunkSearch, ChunkSlots};
+use super::{ChunkList, ChunkSearch, ChunkSlots, nonzero_chunks};
 use crate::simd::{Dot, Lanes};
 use core::mem::MaybeUninit;
 
@@ -230,7 +230,7 @@ pairwise!(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{nonzero_chunks, ChunkList, ChunkSlots};
+    use super::super::{ChunkList, ChunkSlots, nonzero_chunks};
     use crate::simd::{Dot, Lanes};
     use core::mem::MaybeUninit;
 
@@ -291,7 +291,10 @@ mod tests {
             let order = if case % 2 == 0 { [0, 1] } else { [1, 0] };
             #[cfg(target_arch = "x86_64")]
             {
-                use crate::simd::x86::{Avx2, Avx2Dot, Avx2Lanes, Avx512, Avx512Dot, Avx512Lanes, Avx512Vnni, Avx512VnniDot, AvxVnni, AvxVnniDot};
+                use crate::simd::x86::{
+                    Avx2, Avx2Dot, Avx2Lanes, Avx512, Avx512Dot, Avx512Lanes, Avx512Vnni, Avx512VnniDot, AvxVnni,
+                    AvxVnniDot,
+                };
                 if Avx2::new().is_some() {
                     check::<Avx2Lanes, Avx2Dot>(&acc, order);
                     tested = true;

@@ -29,10 +29,7 @@ pub fn affine<const OUT: usize>(
             let mut sum = Interval::point(i64::from(bias));
             let mut widest_pair: Option<(usize, Interval)> = None;
             for (i, (w, x)) in row.chunks(2).zip(input.chunks(2)).enumerate() {
-                let pair = w
-                    .iter()
-                    .zip(x)
-                    .fold(Interval::point(0), |acc, (&w, &x)| acc + product(w, x));
+                let pair = w.iter().zip(x).fold(Interval::point(0), |acc, (&w, &x)| acc + product(w, x));
                 sum = sum + pair;
                 if widest_pair.is_none_or(|(_, p)| pair.margin(Int::I16) < p.margin(Int::I16)) {
                     widest_pair = Some((i, pair));
@@ -40,16 +37,10 @@ pub fn affine<const OUT: usize>(
             }
             if let Some((i, pair)) = widest_pair {
                 proof.record(&pairs, Int::I16, pair, || {
-                    format!(
-                        "layer stack {stack}, output {o}, inputs {} and {}",
-                        2 * i,
-                        2 * i + 1
-                    )
+                    format!("layer stack {stack}, output {o}, inputs {} and {}", 2 * i, 2 * i + 1)
                 });
             }
-            proof.record(&sums, Int::I32, sum, || {
-                format!("layer stack {stack}, output {o}")
-            });
+            proof.record(&sums, Int::I32, sum, || format!("layer stack {stack}, output {o}"));
             sum.held_in(Int::I32)
         })
         .collect()
@@ -79,7 +70,9 @@ pub fn paired_sums(weights: &[i8], padded: usize, pairs: ChunkPairs) -> Vec<Inte
         .map(|row| {
             // The products of inputs `4c + 2h` and `4c + 2h + 1`.
             let pair = |c: usize, h: usize| {
-                row[4 * c + 2 * h..][..2].iter().fold(Interval::point(0), |sum, &w| sum + Interval::new(0, MAX_INPUT).scale(i64::from(w)))
+                row[4 * c + 2 * h..][..2]
+                    .iter()
+                    .fold(Interval::point(0), |sum, &w| sum + Interval::new(0, MAX_INPUT).scale(i64::from(w)))
             };
             let half = |h: usize| -> Option<Interval> {
                 match pairs {
@@ -89,7 +82,8 @@ pub fn paired_sums(weights: &[i8], padded: usize, pairs: ChunkPairs) -> Vec<Inte
                         .reduce(Interval::union),
                     ChunkPairs::Any => {
                         // The two largest maxima and the two smallest minima.
-                        let (mut highs, mut lows): (Vec<i64>, Vec<i64>) = (0..chunks).map(|c| (pair(c, h).max, pair(c, h).min)).unzip();
+                        let (mut highs, mut lows): (Vec<i64>, Vec<i64>) =
+                            (0..chunks).map(|c| (pair(c, h).max, pair(c, h).min)).unzip();
                         highs.sort_unstable_by(|a, b| b.cmp(a));
                         lows.sort_unstable();
                         let n = chunks.min(2);
@@ -117,8 +111,11 @@ impl PairedSums {
     /// The test on `OUT` rows of `padded` weights (false for both when
     /// `padded` is not whole chunks: no column kernel reads such a layer).
     pub fn of(weights: &[i8], padded: usize) -> PairedSums {
-        use crate::overflow::layers::{paired_sums, ChunkPairs};
-        let fits = |pairs| padded.is_multiple_of(4) && paired_sums(weights, padded, pairs).iter().all(|&r| crate::overflow::Int::I16.fits(r));
+        use crate::overflow::layers::{ChunkPairs, paired_sums};
+        let fits = |pairs| {
+            padded.is_multiple_of(4)
+                && paired_sums(weights, padded, pairs).iter().all(|&r| crate::overflow::Int::I16.fits(r))
+        };
         PairedSums { consecutive: fits(ChunkPairs::Consecutive), any: fits(ChunkPairs::Any) }
     }
 }
@@ -129,14 +126,24 @@ impl PairedSums {
 /// the SIMD backends that can ([`crate::simd::Dot::PAIRS`]) add two chunks'
 /// products in i16. Otherwise they widen each chunk's, and nothing is
 /// recorded.
-pub fn paired(proof: &mut OverflowProof, name: &str, stack: usize, weights: &[i8], padded: usize, pairs: ChunkPairs, decided: PairedSums) {
+pub fn paired(
+    proof: &mut OverflowProof,
+    name: &str,
+    stack: usize,
+    weights: &[i8],
+    padded: usize,
+    pairs: ChunkPairs,
+    decided: PairedSums,
+) {
     let pairs_here = match pairs {
         ChunkPairs::Consecutive => decided.consecutive,
         ChunkPairs::Any => decided.any,
     };
     if pairs_here {
         let ranges = paired_sums(weights, padded, pairs);
-        proof.record_lanes(&format!("{name} paired sums"), Int::I16, &ranges, |o| format!("layer stack {stack}, output {o}"));
+        proof.record_lanes(&format!("{name} paired sums"), Int::I16, &ranges, |o| {
+            format!("layer stack {stack}, output {o}")
+        });
     }
 }
 
@@ -184,9 +191,14 @@ pub fn wide_affine<const OUT: usize>(
 /// `{name} products` (i32).
 pub fn screlu_products(proof: &mut OverflowProof, name: &str, stack: usize, weights: &[i16], inputs: usize, max: i64) {
     let sixteen_bits = weights.iter().all(|&w| i64::from(w).abs() * max <= i64::from(i16::MAX));
-    let (value, ty) = if sixteen_bits { (format!("{name} 16-bit products"), Int::I16) } else { (format!("{name} products"), Int::I32) };
+    let (value, ty) = if sixteen_bits {
+        (format!("{name} 16-bit products"), Int::I16)
+    } else {
+        (format!("{name} products"), Int::I32)
+    };
     for (o, row) in weights.chunks_exact(inputs).enumerate() {
-        let range = row.iter().fold(Interval::point(0), |range, &w| range.union(Interval::new(0, max).scale(i64::from(w))));
+        let range =
+            row.iter().fold(Interval::point(0), |range, &w| range.union(Interval::new(0, max).scale(i64::from(w))));
         proof.record(&value, ty, range, || format!("layer stack {stack}, output {o}"));
     }
 }
@@ -212,15 +224,7 @@ pub fn screlu(input: &[Interval], max: i64) -> Vec<Interval> {
 
 /// `clamp(x >> shift, 0, max)` of each input.
 pub fn clipped_relu(input: &[Interval], shift: u32, max: i64) -> Vec<Interval> {
-    input
-        .iter()
-        .map(|x| {
-            Interval::new(
-                (x.min >> shift).clamp(0, max),
-                (x.max >> shift).clamp(0, max),
-            )
-        })
-        .collect()
+    input.iter().map(|x| Interval::new((x.min >> shift).clamp(0, max), (x.max >> shift).clamp(0, max))).collect()
 }
 
 /// `min(x * x >> shift, max)` of each input (the square in 64 bits; inputs
@@ -230,11 +234,7 @@ pub fn sqr_clipped_relu(input: &[Interval], shift: u32, max: i64) -> Vec<Interva
     input
         .iter()
         .map(|x| {
-            let low = if x.min <= 0 && x.max >= 0 {
-                0
-            } else {
-                f(x.min).min(f(x.max))
-            };
+            let low = if x.min <= 0 && x.max >= 0 { 0 } else { f(x.min).min(f(x.max)) };
             Interval::new(low, f(x.min).max(f(x.max)))
         })
         .collect()
@@ -243,7 +243,9 @@ pub fn sqr_clipped_relu(input: &[Interval], shift: u32, max: i64) -> Vec<Interva
 /// The sum of several outputs of affine layers, each added or (`true`)
 /// subtracted, in i32. Records `stack value`.
 pub fn value_sum(proof: &mut OverflowProof, stack: usize, terms: &[(Interval, bool)]) -> Interval {
-    let sum = terms.iter().fold(Interval::point(0), |sum, &(value, subtract)| if subtract { sum - value } else { sum + value });
+    let sum = terms
+        .iter()
+        .fold(Interval::point(0), |sum, &(value, subtract)| if subtract { sum - value } else { sum + value });
     proof.record("stack value", Int::I32, sum, || format!("layer stack {stack}"));
     sum.held_in(Int::I32)
 }
@@ -251,7 +253,14 @@ pub fn value_sum(proof: &mut OverflowProof, stack: usize, terms: &[(Interval, bo
 /// `value * multiply / divide`, the quotient in i32 and the product in 64
 /// bits (`wide`) or in wrapping i32 arithmetic. Records `rescaled value`,
 /// and for an i32 product `rescale product` (wrapping).
-pub fn rescale(proof: &mut OverflowProof, stack: usize, value: Interval, multiply: i64, divide: i64, wide: bool) -> Interval {
+pub fn rescale(
+    proof: &mut OverflowProof,
+    stack: usize,
+    value: Interval,
+    multiply: i64,
+    divide: i64,
+    wide: bool,
+) -> Interval {
     let product = value.scale(multiply);
     let product = if wide {
         product
@@ -276,17 +285,13 @@ pub fn forward(
     divide: i64,
 ) -> Interval {
     let term = input.scale(multiply).divide(divide);
-    proof.record("forward term", Int::I32, term, || {
-        format!("layer stack {stack}")
-    });
+    proof.record("forward term", Int::I32, term, || format!("layer stack {stack}"));
     stack_output(proof, stack, value + term.held_in(Int::I32))
 }
 
 /// Records the stack's output (`stack output`, i32) and returns it as held.
 pub fn stack_output(proof: &mut OverflowProof, stack: usize, value: Interval) -> Interval {
-    proof.record("stack output", Int::I32, value, || {
-        format!("layer stack {stack}")
-    });
+    proof.record("stack output", Int::I32, value, || format!("layer stack {stack}"));
     value.held_in(Int::I32)
 }
 
@@ -316,9 +321,7 @@ pub fn evaluation(
             // The two perspectives' values: each anywhere in the bucket's range.
             let (us, them) = (bucket, bucket);
             let difference = us - them;
-            proof.record("PSQT difference", Int::I32, difference, || {
-                format!("bucket {stack}")
-            });
+            proof.record("PSQT difference", Int::I32, difference, || format!("bucket {stack}"));
             difference.held_in(Int::I32).divide(2)
         }
     };
@@ -369,52 +372,21 @@ mod tests {
     fn affine_bounds_take_each_weight_at_its_worst_input() {
         let mut proof = OverflowProof::default();
         // Two outputs over three inputs in 0..=127, rows padded to four.
-        let out = affine(
-            &mut proof,
-            "fc",
-            0,
-            &[10, -5],
-            &[2, -3, 0, 9, 1, 1, 1, 0],
-            4,
-            &[Interval::new(0, 127); 3],
-        );
-        assert_eq!(
-            out,
-            vec![
-                Interval::new(10 - 3 * 127, 10 + 2 * 127),
-                Interval::new(-5, -5 + 3 * 127)
-            ]
-        );
+        let out = affine(&mut proof, "fc", 0, &[10, -5], &[2, -3, 0, 9, 1, 1, 1, 0], 4, &[Interval::new(0, 127); 3]);
+        assert_eq!(out, vec![Interval::new(10 - 3 * 127, 10 + 2 * 127), Interval::new(-5, -5 + 3 * 127)]);
         let b = &proof.bounds();
-        assert_eq!(
-            (b[0].value.as_str(), b[0].range),
-            ("fc pair sums", Interval::new(-3 * 127, 2 * 127))
-        );
-        assert_eq!(
-            (b[1].value.as_str(), b[1].tightest.as_str()),
-            ("fc sums", "layer stack 0, output 1")
-        );
+        assert_eq!((b[0].value.as_str(), b[0].range), ("fc pair sums", Interval::new(-3 * 127, 2 * 127)));
+        assert_eq!((b[1].value.as_str(), b[1].tightest.as_str()), ("fc sums", "layer stack 0, output 1"));
         assert!(proof.holds());
     }
 
     #[test]
     fn affine_sums_past_i32_are_caught() {
         let mut proof = OverflowProof::default();
-        let out = affine(
-            &mut proof,
-            "fc",
-            3,
-            &[i32::MAX - 100],
-            &[1, 0],
-            2,
-            &[Interval::new(0, 127)],
-        );
+        let out = affine(&mut proof, "fc", 3, &[i32::MAX - 100], &[1, 0], 2, &[Interval::new(0, 127)]);
         assert_eq!(out, vec![Int::I32.range()]);
         let err = proof.check().unwrap_err().to_string();
-        assert!(
-            err.contains("fc sums") && err.contains("layer stack 3, output 0"),
-            "{err}"
-        );
+        assert!(err.contains("fc sums") && err.contains("layer stack 3, output 0"), "{err}");
     }
 
     #[test]
@@ -439,60 +411,21 @@ mod tests {
     #[test]
     fn activations() {
         let x = [Interval::new(-1000, 64 * 50), Interval::new(200, 100_000)];
-        assert_eq!(
-            clipped_relu(&x, 6, 127),
-            vec![Interval::new(0, 50), Interval::new(3, 127)]
-        );
-        assert_eq!(
-            sqr_clipped_relu(&x, 19, 127),
-            vec![Interval::new(0, 19), Interval::new(0, 127)]
-        );
-        assert_eq!(
-            sqr_clipped_relu(&[Interval::new(-3000, -2048)], 19, 127),
-            vec![Interval::new(8, 17)]
-        );
+        assert_eq!(clipped_relu(&x, 6, 127), vec![Interval::new(0, 50), Interval::new(3, 127)]);
+        assert_eq!(sqr_clipped_relu(&x, 19, 127), vec![Interval::new(0, 19), Interval::new(0, 127)]);
+        assert_eq!(sqr_clipped_relu(&[Interval::new(-3000, -2048)], 19, 127), vec![Interval::new(8, 17)]);
     }
 
     #[test]
     fn forward_and_evaluation() {
         let mut proof = OverflowProof::default();
-        let out = forward(
-            &mut proof,
-            0,
-            Interval::new(-10, 10),
-            Interval::new(-8128, 8128),
-            9600,
-            8128,
-        );
+        let out = forward(&mut proof, 0, Interval::new(-10, 10), Interval::new(-8128, 8128), 9600, 8128);
         assert_eq!(out, Interval::new(-9610, 9610));
-        let eval = evaluation(
-            &mut proof,
-            0,
-            Some(Interval::new(-100, 300)),
-            out,
-            16,
-            Combine::DivideThenSum,
-        );
-        assert_eq!(
-            eval,
-            Interval::new(-200 / 16 - 9610 / 16, 200 / 16 + 9610 / 16)
-        );
+        let eval = evaluation(&mut proof, 0, Some(Interval::new(-100, 300)), out, 16, Combine::DivideThenSum);
+        assert_eq!(eval, Interval::new(-200 / 16 - 9610 / 16, 200 / 16 + 9610 / 16));
         assert!(proof.holds());
-        let out = forward(
-            &mut proof,
-            1,
-            Interval::point(0),
-            Interval::new(0, i64::from(i32::MAX)),
-            9600,
-            8128,
-        );
+        let out = forward(&mut proof, 1, Interval::point(0), Interval::new(0, i64::from(i32::MAX)), 9600, 8128);
         assert_eq!(out, Int::I32.range());
-        assert!(
-            proof
-                .check()
-                .unwrap_err()
-                .to_string()
-                .contains("forward term")
-        );
+        assert!(proof.check().unwrap_err().to_string().contains("forward term"));
     }
 }

@@ -49,8 +49,8 @@ pub mod rows;
 pub mod threats;
 pub mod transformer;
 
-pub use crate::interval::{Int, Interval};
 use crate::error::LoadError;
+pub use crate::interval::{Int, Interval};
 use std::fmt;
 
 /// One checked quantity: all values computed under one name (for example
@@ -184,18 +184,8 @@ impl OverflowProof {
 impl fmt::Display for OverflowProof {
     /// A table: value, type, range, margin, and where the margin is smallest.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let width = self
-            .bounds
-            .iter()
-            .map(|b| b.value.len())
-            .max()
-            .unwrap_or(0)
-            .max(5);
-        writeln!(
-            f,
-            "{:<width$}  type  {:>25}  {:>11}  tightest at",
-            "value", "bound", "margin"
-        )?;
+        let width = self.bounds.iter().map(|b| b.value.len()).max().unwrap_or(0).max(5);
+        writeln!(f, "{:<width$}  type  {:>25}  {:>11}  tightest at", "value", "bound", "margin")?;
         for b in &self.bounds {
             let flag = match (b.fits(), b.wraps) {
                 (true, _) => "",
@@ -258,18 +248,12 @@ mod tests {
         proof.record("x", Int::I16, Interval::new(-32_000, 0), || "second".into());
         proof.record("x", Int::I16, Interval::new(0, 200), || "third".into());
         let b = &proof.bounds()[0];
-        assert_eq!(
-            (b.range, b.tightest.as_str(), b.margin()),
-            (Interval::new(-32_000, 200), "second", 768)
-        );
+        assert_eq!((b.range, b.tightest.as_str(), b.margin()), (Interval::new(-32_000, 200), "second", 768));
         assert!(proof.check().is_ok());
         proof.record("y", Int::I32, Interval::new(0, 1 << 40), || "lane 3".into());
         let err = proof.check().unwrap_err().to_string();
         assert!(
-            err.contains("y")
-                && err.contains("lane 3")
-                && err.contains("1099511627776")
-                && err.contains("i32"),
+            err.contains("y") && err.contains("lane 3") && err.contains("1099511627776") && err.contains("i32"),
             "{err}"
         );
     }

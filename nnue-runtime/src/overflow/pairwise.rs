@@ -31,10 +31,10 @@
 //! is chosen as nobody's partner. The smallest bound seen is kept; the
 //! rounds stop as soon as it fits.
 
-use super::transformer::{pieces_allowed, IndexFn};
+use super::transformer::{IndexFn, pieces_allowed};
 use crate::chess::attacks::{reach, squares};
-use crate::features::{FullThreats, PawnPairs, Threat};
 use crate::chess::position::{Color, Piece, PieceKind, Square};
+use crate::features::{FullThreats, PawnPairs, Threat};
 use std::ops::Range;
 
 /// Piece codes: `6 * colour + kind`.
@@ -141,7 +141,8 @@ impl JointView {
         let mut collected = vec![Vec::new(); 64 * CODES];
         let mut entries = Vec::new();
         let mut prices = 0u32;
-        let partners: Vec<Vec<Piece>> = (0..64).filter_map(Square::new).map(|s| partners(perspective, king, s)).collect();
+        let partners: Vec<Vec<Piece>> =
+            (0..64).filter_map(Square::new).map(|s| partners(perspective, king, s)).collect();
         // (slot key, partner square, partner, pair, feature) of one holder:
         // a target square, a ray (64..73) or a partner pawn's square (128..).
         let mut keyed: Vec<(usize, Square, Piece, bool, usize)> = Vec::new();
@@ -157,7 +158,11 @@ impl JointView {
                 for to in squares(reached).filter(|&to| !slider || ray(to) == direction) {
                     let key = if slider { direction } else { to.index() };
                     for &attacked in &partners[to.index()] {
-                        if let Some(f) = FullThreats::<TARGETS>::index(perspective, king, Threat { attacker: piece, from, attacked, to }) {
+                        if let Some(f) = FullThreats::<TARGETS>::index(
+                            perspective,
+                            king,
+                            Threat { attacker: piece, from, attacked, to },
+                        ) {
                             keyed.push((key, to, attacked, false, f));
                         }
                     }
@@ -179,7 +184,8 @@ impl JointView {
                 let price = if partner == own_king {
                     UNPRICED
                 } else {
-                    let at = &mut price_of[((from.index() * 64 + to.index()) * CODES + code(partner)) * 2 + usize::from(pair)];
+                    let at = &mut price_of
+                        [((from.index() * 64 + to.index()) * CODES + code(partner)) * 2 + usize::from(pair)];
                     if *at == UNPRICED {
                         *at = prices;
                         collected[to.index() * CODES + code(partner)].push(prices);
@@ -232,7 +238,8 @@ impl JointView {
             first..slots.len()
         };
         let own_slots = keep(&self.own);
-        let holder_slots: Vec<Vec<Range<usize>>> = self.squares.iter().map(|(_, holders)| holders.iter().map(&mut keep).collect()).collect();
+        let holder_slots: Vec<Vec<Range<usize>>> =
+            self.squares.iter().map(|(_, holders)| holders.iter().map(&mut keep).collect()).collect();
         let row = |h: &Holder| h.row.map_or(0, |f| column.rows[f]);
         let mut prices = vec![0i32; self.prices + 1];
         // The sum over a holder's slots of each slot's best feature at these
@@ -263,7 +270,9 @@ impl JointView {
                 let collected = &self.collected[square.index() * CODES..][..CODES];
                 let (mut top, mut at) = (0, usize::MAX);
                 for (j, h) in holders.iter().enumerate() {
-                    let v = row(h) + collected[h.code].iter().map(|&p| prices[p as usize]).sum::<i32>() + slot_sum(&prices, &holder_slots[i][j], None);
+                    let v = row(h)
+                        + collected[h.code].iter().map(|&p| prices[p as usize]).sum::<i32>()
+                        + slot_sum(&prices, &holder_slots[i][j], None);
                     if v > top {
                         (top, at) = (v, j);
                     }
@@ -336,12 +345,13 @@ mod tests {
     fn knight_and_rook(threat: i32, rook: i32) -> Vec<i64> {
         let king = square("a1");
         let view = JointView::new::<STOCKFISH_18_TARGETS>(HalfKAv2Hm::index, Color::White, king, false);
-        let mut column = Column {
-            rows: vec![0; HalfKAv2Hm::DIMENSIONS],
-            threats: vec![0; Sf18::DIMENSIONS],
-            pairs: Vec::new(),
-        };
-        let threat_row = Sf18::index(Color::White, king, Threat { attacker: WHITE_KNIGHT, from: square("g1"), attacked: BLACK_ROOK, to: square("f3") });
+        let mut column =
+            Column { rows: vec![0; HalfKAv2Hm::DIMENSIONS], threats: vec![0; Sf18::DIMENSIONS], pairs: Vec::new() };
+        let threat_row = Sf18::index(
+            Color::White,
+            king,
+            Threat { attacker: WHITE_KNIGHT, from: square("g1"), attacked: BLACK_ROOK, to: square("f3") },
+        );
         column.threats[threat_row.expect("a knight attacks a rook")] = threat;
         column.rows[HalfKAv2Hm::index(Color::White, king, square("f3"), BLACK_ROOK).expect("a row")] = rook;
         (1..=64).map(|rounds| view.bound(&column, 0, i64::MIN, rounds).0).collect()
@@ -409,7 +419,7 @@ mod tests {
             for perspective in [Color::White, Color::Black] {
                 let king = pos.king_square(perspective);
                 let mut column = Column {
-                            rows: vec![-100; HalfKAv2Hm::DIMENSIONS],
+                    rows: vec![-100; HalfKAv2Hm::DIMENSIONS],
                     threats: vec![-100; Sf18::DIMENSIONS],
                     pairs: vec![-100; PawnPairs::DIMENSIONS],
                 };
@@ -418,13 +428,18 @@ mod tests {
                 rows.as_slice().iter().for_each(|&f| column.rows[f as usize] = 100);
                 Sf18::for_each_active(&pos, perspective, |f| column.threats[f] = 100);
                 PawnPairs::for_each_active(&pos, perspective, |f| column.pairs[f] = 100);
-                let value = 100 * (column.rows.iter().chain(&column.threats).chain(&column.pairs).filter(|&&w| w > 0).count() as i64);
-                let view = views
-                    .entry((perspective, king))
-                    .or_insert_with(|| JointView::new::<STOCKFISH_18_TARGETS>(HalfKAv2Hm::index, perspective, king, true));
+                let value = 100
+                    * (column.rows.iter().chain(&column.threats).chain(&column.pairs).filter(|&&w| w > 0).count()
+                        as i64);
+                let view = views.entry((perspective, king)).or_insert_with(|| {
+                    JointView::new::<STOCKFISH_18_TARGETS>(HalfKAv2Hm::index, perspective, king, true)
+                });
                 for rounds in [1, 8, 64] {
                     let (bound, _) = view.bound(&column, 0, i64::MIN, rounds);
-                    assert!(bound >= value, "{fen}, {perspective:?}, {rounds} rounds: bound {bound} below the position's {value}");
+                    assert!(
+                        bound >= value,
+                        "{fen}, {perspective:?}, {rounds} rounds: bound {bound} below the position's {value}"
+                    );
                 }
             }
         }
@@ -443,7 +458,8 @@ mod tests {
             threats: vec![0; Sf18::DIMENSIONS],
             pairs: vec![0; PawnPairs::DIMENSIONS],
         };
-        column.pairs[PawnPairs::index(Color::White, king, (Color::White, square("c2")), (Color::Black, square("d4")))] = 100;
+        column.pairs
+            [PawnPairs::index(Color::White, king, (Color::White, square("c2")), (Color::Black, square("d4")))] = 100;
         column.rows[HalfKAv2Hm::index(Color::White, king, square("d4"), black_pawn).expect("a row")] = -1000;
         assert_eq!(view.bound(&column, 0, i64::MIN, 1).0, 100);
         assert_eq!(view.bound(&column, 0, i64::MIN, 64).0, 0);

@@ -40,7 +40,8 @@ pub fn column_ranges<W: Copy + Into<i64>>(values: &[W], width: usize, max_active
     let mut counts: Vec<u32> = Vec::new();
     for block in (0..width).step_by(LANE_BLOCK) {
         let n = LANE_BLOCK.min(width - block);
-        let block_values = || values.chunks_exact(width).flat_map(|row| row[block..block + n].iter().map(|&v| v.into()));
+        let block_values =
+            || values.chunks_exact(width).flat_map(|row| row[block..block + n].iter().map(|&v| v.into()));
         let (low, high) = block_values().fold((i64::MAX, i64::MIN), |(l, h), v: i64| (l.min(v), h.max(v)));
         if rows > 0 && high - low < COUNTED_SPAN {
             // Few distinct values (i8 weights): counted per column, then
@@ -89,7 +90,12 @@ pub fn column_ranges<W: Copy + Into<i64>>(values: &[W], width: usize, max_active
 
 /// The sum of the `k` first values of `values` in `order` that pass
 /// `keep` (reorders `values`).
-fn top_sum(values: &mut [i64], k: usize, order: impl Fn(&i64, &i64) -> std::cmp::Ordering, keep: impl Fn(i64) -> bool) -> i64 {
+fn top_sum(
+    values: &mut [i64],
+    k: usize,
+    order: impl Fn(&i64, &i64) -> std::cmp::Ordering,
+    keep: impl Fn(i64) -> bool,
+) -> i64 {
     let k = k.min(values.len());
     if k == 0 {
         return 0;
@@ -114,7 +120,9 @@ pub fn prove<W: Copy + Into<i64>>(
     max_active: usize,
 ) -> SetBound {
     let lane_ranges = column_ranges(weights, lanes, max_active);
-    proof.record_lanes(&format!("{name} accumulator"), Int::I16, &lane_ranges, |lane| format!("lane {lane}, any {max_active} features"));
+    proof.record_lanes(&format!("{name} accumulator"), Int::I16, &lane_ranges, |lane| {
+        format!("lane {lane}, any {max_active} features")
+    });
     SetBound { lanes: lane_ranges, psqt: column_ranges(psqt_weights, buckets, max_active) }
 }
 

@@ -17,10 +17,12 @@
 //! are dropped, so this is a true bound.
 
 use super::rows::SetBound;
-use super::transformer::{pieces_allowed, square_name, top_positive_sum, Bounded, IndexFn, TransformerParams, ACCUMULATOR, PSQT};
+use super::transformer::{
+    ACCUMULATOR, Bounded, IndexFn, PSQT, TransformerParams, pieces_allowed, square_name, top_positive_sum,
+};
 use super::{Int, Interval, OverflowProof};
-use crate::features::{BoardFeatures, FullThreats, PawnPairs, Threat};
 use crate::chess::position::{Color, Piece, PieceKind, Square};
+use crate::features::{BoardFeatures, FullThreats, PawnPairs, Threat};
 
 /// The most pieces on a board.
 const MAX_PIECES: usize = 32;
@@ -51,8 +53,12 @@ fn slots<const TARGETS: u64>() -> Vec<Vec<Vec<usize>>> {
             } else {
                 to.index()
             };
-            for attacked in (0..12).map(|t| Piece { color: if t < 6 { Color::White } else { Color::Black }, kind: PieceKind::ALL[t % 6] }) {
-                if let Some(feature) = FullThreats::<TARGETS>::index(Color::White, a1, Threat { attacker, from, attacked, to }) {
+            for attacked in (0..12)
+                .map(|t| Piece { color: if t < 6 { Color::White } else { Color::Black }, kind: PieceKind::ALL[t % 6] })
+            {
+                if let Some(feature) =
+                    FullThreats::<TARGETS>::index(Color::White, a1, Threat { attacker, from, attacked, to })
+                {
                     debug_assert_eq!(FullThreats::<TARGETS>::attacker(feature), (relative, from.index()));
                     keyed[relative * 64 + from.index()][key].push(feature);
                 }
@@ -135,10 +141,19 @@ impl GroupTops {
 
     /// [`Self::new`] with the slots of [`slots`] already built, for
     /// callers bounding several tables of the same set.
-    fn with_slots<const TARGETS: u64, W: Copy + Into<i32>>(values: &[W], width: usize, slots: &[Vec<Vec<usize>>]) -> GroupTops {
+    fn with_slots<const TARGETS: u64, W: Copy + Into<i32>>(
+        values: &[W],
+        width: usize,
+        slots: &[Vec<Vec<usize>>],
+    ) -> GroupTops {
         assert_eq!(values.len(), FullThreats::<TARGETS>::DIMENSIONS * width, "one row per FullThreats feature");
         assert_eq!(slots.len(), GROUPS, "one slot list per attacker group");
-        debug_assert!(slots.iter().enumerate().all(|(group, slots)| slots.len() <= FullThreats::<TARGETS>::max_attacked(group / 64)));
+        debug_assert!(
+            slots
+                .iter()
+                .enumerate()
+                .all(|(group, slots)| slots.len() <= FullThreats::<TARGETS>::max_attacked(group / 64))
+        );
         GroupTops::of_slots(values, width, slots)
     }
 
@@ -147,7 +162,12 @@ impl GroupTops {
     fn of_slots<W: Copy + Into<i32>>(values: &[W], width: usize, slots: &[Vec<Vec<usize>>]) -> GroupTops {
         let groups = slots.len();
         let blocks = width.div_ceil(VIEW_BLOCK);
-        let mut tops = GroupTops { width, groups, high: vec![0; blocks * groups * VIEW_BLOCK], low: vec![0; blocks * groups * VIEW_BLOCK] };
+        let mut tops = GroupTops {
+            width,
+            groups,
+            high: vec![0; blocks * groups * VIEW_BLOCK],
+            low: vec![0; blocks * groups * VIEW_BLOCK],
+        };
         let (mut high, mut low) = (vec![0i64; width], vec![0i64; width]);
         for (group, slots) in slots.iter().enumerate() {
             high.fill(0);
@@ -165,7 +185,9 @@ impl GroupTops {
     /// The block of `block` of `group` in `table` (`self.high` or
     /// `self.low`).
     fn block<'a>(&self, table: &'a [i64], group: usize, block: usize) -> &'a [i64; VIEW_BLOCK] {
-        table[(block * self.groups + group) * VIEW_BLOCK..][..VIEW_BLOCK].try_into().expect("a block is VIEW_BLOCK columns")
+        table[(block * self.groups + group) * VIEW_BLOCK..][..VIEW_BLOCK]
+            .try_into()
+            .expect("a block is VIEW_BLOCK columns")
     }
 
     /// The high and low sums of `group` in `column`.
@@ -180,8 +202,9 @@ impl GroupTops {
         (0..self.width)
             .map(|column| {
                 let best = |side: fn((i64, i64)) -> i64| -> i64 {
-                    let mut per_square: Vec<i64> =
-                        (0..64).map(|s| (0..12).map(|r| side(self.at(r * 64 + s, column))).max().unwrap_or(0)).collect();
+                    let mut per_square: Vec<i64> = (0..64)
+                        .map(|s| (0..12).map(|r| side(self.at(r * 64 + s, column))).max().unwrap_or(0))
+                        .collect();
                     top_positive_sum(&mut per_square, MAX_PIECES)
                 };
                 Interval::new(-best(|(_, low)| low), best(|(high, _)| high))
@@ -374,7 +397,9 @@ fn pair_tops<P: Copy + Into<i32>>(weights: &[P], width: usize) -> GroupTops {
             slots[c * 64 + from.index()] = (from.index() + 1..64)
                 .filter_map(|t| Square::new(t as u8))
                 .filter(|&to| rank(to) && to.file().abs_diff(from.file()) <= 1)
-                .map(|to| colors.iter().map(|&other| PawnPairs::index(Color::White, a1, (color, from), (other, to))).collect())
+                .map(|to| {
+                    colors.iter().map(|&other| PawnPairs::index(Color::White, a1, (color, from), (other, to))).collect()
+                })
                 .collect();
         }
     }
@@ -403,7 +428,12 @@ fn pair_tops<P: Copy + Into<i32>>(weights: &[P], width: usize) -> GroupTops {
 /// FullThreats' own part (`FullThreats accumulator`, i16, as [`prove`]);
 /// returns each PSQT bucket's range.
 #[allow(clippy::too_many_arguments)]
-pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded + Sync, T: Copy + Into<i32> + Sync, P: Copy + Into<i32> + Sync>(
+pub fn prove_joint<
+    const TARGETS: u64,
+    W: Copy + Into<i64> + Bounded + Sync,
+    T: Copy + Into<i32> + Sync,
+    P: Copy + Into<i32> + Sync,
+>(
     proof: &mut OverflowProof,
     index: IndexFn,
     params: &TransformerParams<'_, W>,
@@ -424,10 +454,15 @@ pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded + Sync, T: 
     // The lanes' pawn pairs come with their pawns; the PSQT values' (i32,
     // far from overflowing) are bounded by their rows.
     let pair_lane_tops = pairs.map(|(weights, _)| pair_tops(weights, lanes));
-    let extra = |ranges: fn(&SetBound) -> &[Interval], i: usize| others.iter().fold(Interval::point(0), |sum, set| sum + ranges(set)[i]);
-    let pair_bound = |ranges: fn(&SetBound) -> &[Interval], i: usize| pairs.map_or(Interval::point(0), |(_, set)| ranges(set)[i]);
+    let extra = |ranges: fn(&SetBound) -> &[Interval], i: usize| {
+        others.iter().fold(Interval::point(0), |sum, set| sum + ranges(set)[i])
+    };
+    let pair_bound =
+        |ranges: fn(&SetBound) -> &[Interval], i: usize| pairs.map_or(Interval::point(0), |(_, set)| ranges(set)[i]);
     // Views' lane ranges, with or without the pawns' pairs.
-    let lane_bound = |views: &[&ViewCandidates], pairs| views_bound(views, params.weights, &lane_tops, pairs, |lane| i64::from(params.biases[lane]));
+    let lane_bound = |views: &[&ViewCandidates], pairs| {
+        views_bound(views, params.weights, &lane_tops, pairs, |lane| i64::from(params.biases[lane]))
+    };
     // The views (a perspective and its king's square) with distinct
     // candidates: mirrored or flipped king squares have the same bounds.
     let mut seen = std::collections::HashSet::new();
@@ -437,7 +472,9 @@ pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded + Sync, T: 
             let orientation = FullThreats::<TARGETS>::orientation(perspective, king);
             // Per other square: its pieces' piece-square rows and threat groups.
             let own_king = Piece { color: perspective, kind: PieceKind::King };
-            let group = |square: Square, piece: Piece| FullThreats::<TARGETS>::relative_piece(perspective, piece) * 64 + square.xor(orientation).index();
+            let group = |square: Square, piece: Piece| {
+                FullThreats::<TARGETS>::relative_piece(perspective, piece) * 64 + square.xor(orientation).index()
+            };
             let own = (index(perspective, king, king, own_king), group(king, own_king));
             let squares: Vec<Vec<Candidate>> = (0..64)
                 .filter_map(Square::new)
@@ -469,7 +506,11 @@ pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded + Sync, T: 
     let lane_ranges = lane_bound(&all, pair_lane_tops.as_ref());
     let psqt_ranges = views_bound(&all, params.psqt_weights, &psqt_tops, None, |_| 0);
     let bounds = lane_ranges.into_iter().zip(psqt_ranges).map(|(lane_ranges, psqt_ranges)| {
-        let lane_ranges = lane_ranges.into_iter().enumerate().map(|(lane, range)| range + extra(|s| &s.lanes, lane)).collect::<Vec<_>>();
+        let lane_ranges = lane_ranges
+            .into_iter()
+            .enumerate()
+            .map(|(lane, range)| range + extra(|s| &s.lanes, lane))
+            .collect::<Vec<_>>();
         let psqt_ranges = psqt_ranges
             .into_iter()
             .enumerate()
@@ -483,12 +524,21 @@ pub fn prove_joint<const TARGETS: u64, W: Copy + Into<i64> + Bounded + Sync, T: 
     for ((perspective, king, view), (lane_ranges, psqt_ranges)) in distinct.into_iter().zip(bounds) {
         for (bucket, &range) in psqt_ranges.iter().enumerate() {
             psqt[bucket] = Some(psqt[bucket].map_or(range, |t: Interval| t.union(range)));
-            proof.record(PSQT, Int::I32, range, || format!("bucket {bucket}, {perspective:?} king on {}", square_name(king)));
+            proof.record(PSQT, Int::I32, range, || {
+                format!("bucket {bucket}, {perspective:?} king on {}", square_name(king))
+            });
         }
         views.push((perspective, king, lane_ranges));
         candidates.push(view);
     }
-    let rounds = tighten::<TARGETS, W, T, P>(index, params, threat_weights, pairs.map(|(w, _)| w), &|lane| extra(|s| &s.lanes, lane), &mut views);
+    let rounds = tighten::<TARGETS, W, T, P>(
+        index,
+        params,
+        threat_weights,
+        pairs.map(|(w, _)| w),
+        &|lane| extra(|s| &s.lanes, lane),
+        &mut views,
+    );
     // Where a lane still leaves i16, the pawn pairs' rows may bound it
     // better than their pawns (many pawns, each with many partners): both
     // bounds hold, so does the intersection.
@@ -536,7 +586,8 @@ fn tighten<const TARGETS: u64, W: Copy + Into<i64> + Bounded, T: Copy + Into<i32
     let mut joint: Vec<Option<JointView>> = views.iter().map(|_| None).collect();
     let mut budget = PRICE_BUDGET;
     let (i16_min, i16_max) = (i64::from(i16::MIN), i64::from(i16::MAX));
-    let wanted: Vec<usize> = (0..lanes).filter(|&lane| views.iter().any(|(.., ranges)| !Int::I16.fits(ranges[lane]))).collect();
+    let wanted: Vec<usize> =
+        (0..lanes).filter(|&lane| views.iter().any(|(.., ranges)| !Int::I16.fits(ranges[lane]))).collect();
     // Lanes whose weights share cache lines are read together.
     for block in wanted.chunk_by(|a, b| a / 32 == b / 32) {
         if budget == 0 {
@@ -564,7 +615,9 @@ fn tighten<const TARGETS: u64, W: Copy + Into<i64> + Bounded, T: Copy + Into<i32
                     if budget == 0 || !leaves(&ranges[lane]) {
                         continue;
                     }
-                    let view = joint[v].get_or_insert_with(|| JointView::new::<TARGETS>(index, *perspective, *king, pair_weights.is_some()));
+                    let view = joint[v].get_or_insert_with(|| {
+                        JointView::new::<TARGETS>(index, *perspective, *king, pair_weights.is_some())
+                    });
                     let (bound, taken) = view.bound(column, bias, limit, PRICE_ROUNDS.min(budget));
                     budget -= taken;
                     let r = &mut ranges[lane];
@@ -611,7 +664,8 @@ mod tests {
         let queen = Piece { color: Color::White, kind: PieceKind::Queen };
         let a1 = Square::new(0).unwrap();
         assert_eq!(Sf18::index(Color::White, a1, Threat { attacker: queen, from: d4, attacked: queen, to: e5 }), None);
-        let upper = Sf18::index(Color::White, a1, Threat { attacker: queen, from: e5, attacked: queen, to: d4 }).unwrap();
+        let upper =
+            Sf18::index(Color::White, a1, Threat { attacker: queen, from: e5, attacked: queen, to: d4 }).unwrap();
         assert!(seen[upper]);
     }
 
@@ -666,7 +720,15 @@ mod tests {
         let params = TransformerParams { biases: &[0], weights: &weights, psqt_weights: &[], psqt_buckets: 0 };
         let threats: Vec<i8> = (0..Sf18::DIMENSIONS).map(|f| threat(Sf18::attacker(f).0)).collect();
         let mut proof = OverflowProof::default();
-        prove_joint::<STOCKFISH_18_TARGETS, i16, i8, i8>(&mut proof, HalfKAv2Hm::index, &params, &threats, &[], None, &[]);
+        prove_joint::<STOCKFISH_18_TARGETS, i16, i8, i8>(
+            &mut proof,
+            HalfKAv2Hm::index,
+            &params,
+            &threats,
+            &[],
+            None,
+            &[],
+        );
         proof.bounds().iter().find(|b| b.value == ACCUMULATOR).expect("the accumulator is bounded").range
     }
 
@@ -680,7 +742,15 @@ mod tests {
         let pairs = vec![pair; PawnPairs::DIMENSIONS];
         let mut proof = OverflowProof::default();
         let rows = super::super::rows::prove(&mut proof, "PP_3Wide", &pairs, 1, &[], 0, PawnPairs::MAX_ACTIVE);
-        prove_joint::<STOCKFISH_18_TARGETS, i16, i8, i8>(&mut proof, HalfKAv2Hm::index, &params, &threats, &[], Some((&pairs, &rows)), &[]);
+        prove_joint::<STOCKFISH_18_TARGETS, i16, i8, i8>(
+            &mut proof,
+            HalfKAv2Hm::index,
+            &params,
+            &threats,
+            &[],
+            Some((&pairs, &rows)),
+            &[],
+        );
         proof.bounds().iter().find(|b| b.value == ACCUMULATOR).expect("the accumulator is bounded").range
     }
 

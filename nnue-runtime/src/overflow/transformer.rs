@@ -42,22 +42,13 @@ struct KingView {
 
 impl KingView {
     fn new(index: IndexFn, perspective: Color, king: Square) -> KingView {
-        let own = index(
-            perspective,
-            king,
-            king,
-            Piece {
-                color: perspective,
-                kind: PieceKind::King,
-            },
-        );
+        let own = index(perspective, king, king, Piece { color: perspective, kind: PieceKind::King });
         let mut squares: Vec<Vec<usize>> = (0..64)
             .filter_map(Square::new)
             .filter(|&s| s != king)
             .map(|square| {
-                let mut features: Vec<usize> = pieces_allowed(perspective, square)
-                    .filter_map(|p| index(perspective, king, square, p))
-                    .collect();
+                let mut features: Vec<usize> =
+                    pieces_allowed(perspective, square).filter_map(|p| index(perspective, king, square, p)).collect();
                 features.sort_unstable();
                 features.dedup();
                 features
@@ -92,14 +83,9 @@ pub(super) fn pieces_allowed(perspective: Color, square: Square) -> impl Iterato
     let back_rank = square.rank() == 0 || square.rank() == 7;
     [Color::White, Color::Black]
         .into_iter()
-        .flat_map(|color| {
-            PieceKind::ALL
-                .into_iter()
-                .map(move |kind| Piece { color, kind })
-        })
+        .flat_map(|color| PieceKind::ALL.into_iter().map(move |kind| Piece { color, kind }))
         .filter(move |p| {
-            !((p.kind == PieceKind::Pawn && back_rank)
-                || (p.kind == PieceKind::King && p.color == perspective))
+            !((p.kind == PieceKind::Pawn && back_rank) || (p.kind == PieceKind::King && p.color == perspective))
         })
 }
 
@@ -165,10 +151,7 @@ fn view_ranges<W: Copy + Ord + Into<i64> + Bounded>(
         highest.fill(W::MIN);
         lowest.fill(W::MAX);
         for (s, features) in view.squares.iter().enumerate() {
-            let (high, low) = (
-                &mut highest[s * LANE_BLOCK..][..width],
-                &mut lowest[s * LANE_BLOCK..][..width],
-            );
+            let (high, low) = (&mut highest[s * LANE_BLOCK..][..width], &mut lowest[s * LANE_BLOCK..][..width]);
             for &f in features {
                 let row = &weights[f * lanes + block..][..width];
                 for ((h, l), &w) in high.iter_mut().zip(low.iter_mut()).zip(row) {
@@ -225,37 +208,36 @@ pub fn prove_with<W: Copy + Ord + Into<i64> + Bounded>(
         let at = |what: String| format!("{what}, {perspective:?} king on {}", square_name(king));
         let own = |row: &dyn Fn(usize) -> i64| view.own.map_or(0, row);
 
-        let base = |lane| {
-            i64::from(params.biases[lane]) + own(&|f| Into::<i64>::into(params.weights[f * lanes + lane]))
-        };
+        let base =
+            |lane| i64::from(params.biases[lane]) + own(&|f| Into::<i64>::into(params.weights[f * lanes + lane]));
         let mut lane_ranges = vec![Interval::point(0); lanes];
-        view_ranges(&view, others, params.weights, lanes, base, |lane, range| lane_ranges[lane] = range + lane_extra[lane]);
+        view_ranges(&view, others, params.weights, lanes, base, |lane, range| {
+            lane_ranges[lane] = range + lane_extra[lane]
+        });
         proof.record_lanes(ACCUMULATOR, Int::I16, &lane_ranges, |lane| at(format!("lane {lane}")));
         if buckets > 0 {
             let base = |bucket| own(&|f| i64::from(params.psqt_weights[f * buckets + bucket]));
-            view_ranges(
-                &view,
-                others,
-                params.psqt_weights,
-                buckets,
-                base,
-                |bucket, range| {
-                    let range = range + psqt_extra[bucket];
-                    psqt[bucket] = Some(psqt[bucket].map_or(range, |t: Interval| t.union(range)));
-                    proof.record(PSQT, Int::I32, range, || at(format!("bucket {bucket}")));
-                },
-            );
+            view_ranges(&view, others, params.psqt_weights, buckets, base, |bucket, range| {
+                let range = range + psqt_extra[bucket];
+                psqt[bucket] = Some(psqt[bucket].map_or(range, |t: Interval| t.union(range)));
+                proof.record(PSQT, Int::I32, range, || at(format!("bucket {bucket}")));
+            });
         }
     }
-    psqt.into_iter()
-        .map(|r| r.expect("every bucket is bounded in every view"))
-        .collect()
+    psqt.into_iter().map(|r| r.expect("every bucket is bounded in every view")).collect()
 }
 
 /// The bounds of an accumulator made only of sets bounded by their rows
 /// (no set with one feature per piece): biases plus `others`' ranges.
-pub fn prove_rows_only(proof: &mut OverflowProof, biases: &[i16], buckets: usize, others: &[SetBound]) -> Vec<Interval> {
-    let sum = |ranges: fn(&SetBound) -> &[Interval], i: usize| others.iter().fold(Interval::point(0), |sum, set| sum + ranges(set)[i]);
+pub fn prove_rows_only(
+    proof: &mut OverflowProof,
+    biases: &[i16],
+    buckets: usize,
+    others: &[SetBound],
+) -> Vec<Interval> {
+    let sum = |ranges: fn(&SetBound) -> &[Interval], i: usize| {
+        others.iter().fold(Interval::point(0), |sum, set| sum + ranges(set)[i])
+    };
     for (lane, &bias) in biases.iter().enumerate() {
         let range = Interval::point(i64::from(bias)) + sum(|s| &s.lanes, lane);
         proof.record(ACCUMULATOR, Int::I16, range, || format!("lane {lane}"));
@@ -290,18 +272,11 @@ mod tests {
     }
 
     fn prove_lanes<F: FeatureSet>(biases: [i16; 3], weights: &[i16]) -> Vec<Interval> {
-        let params = TransformerParams {
-            biases: &biases,
-            weights,
-            psqt_weights: &[],
-            psqt_buckets: 0,
-        };
+        let params = TransformerParams { biases: &biases, weights, psqt_weights: &[], psqt_buckets: 0 };
         let mut ranges = vec![None::<Interval>; 3];
         for (view, ..) in king_views(F::index) {
             let others = F::MAX_ACTIVE - usize::from(view.own.is_some());
-            let base = |lane: usize| {
-                i64::from(biases[lane]) + view.own.map_or(0, |f| i64::from(weights[f * 3 + lane]))
-            };
+            let base = |lane: usize| i64::from(biases[lane]) + view.own.map_or(0, |f| i64::from(weights[f * 3 + lane]));
             view_ranges(&view, others, params.weights, 3, base, |lane, r| {
                 ranges[lane] = Some(ranges[lane].map_or(r, |a: Interval| a.union(r)));
             });
@@ -322,28 +297,14 @@ mod tests {
     fn half_ka_counts_the_own_king_and_31_other_pieces() {
         let w = weights::<HalfKAv2Hm>(|_| [1, -1, 0]);
         let ranges = prove_lanes::<HalfKAv2Hm>([100, 100, 5], &w);
-        assert_eq!(
-            ranges,
-            [
-                Interval::new(101, 132),
-                Interval::new(68, 99),
-                Interval::point(5)
-            ]
-        );
+        assert_eq!(ranges, [Interval::new(101, 132), Interval::new(68, 99), Interval::point(5)]);
     }
 
     #[test]
     fn half_kp_counts_30_pieces_and_no_king() {
         let w = weights::<HalfKP>(|_| [1, -1, 0]);
         let ranges = prove_lanes::<HalfKP>([0, 0, 0], &w);
-        assert_eq!(
-            ranges,
-            [
-                Interval::new(0, 30),
-                Interval::new(-30, 0),
-                Interval::point(0)
-            ]
-        );
+        assert_eq!(ranges, [Interval::new(0, 30), Interval::new(-30, 0), Interval::point(0)]);
     }
 
     #[test]
@@ -355,52 +316,25 @@ mod tests {
         for s in (0..64).filter_map(Square::new) {
             for color in [Color::White, Color::Black] {
                 if s.rank() == 0 || s.rank() == 7 {
-                    illegal[HalfKAv2::index(
-                        Color::White,
-                        king,
-                        s,
-                        Piece {
-                            color,
-                            kind: PieceKind::Pawn,
-                        },
-                    )
-                    .unwrap()] = true;
+                    illegal[HalfKAv2::index(Color::White, king, s, Piece { color, kind: PieceKind::Pawn }).unwrap()] =
+                        true;
                 }
             }
         }
-        let w = weights::<HalfKAv2>(|f| {
-            if illegal[f] {
-                [1000, -1000, 0]
-            } else {
-                [0, 0, 0]
-            }
-        });
+        let w = weights::<HalfKAv2>(|f| if illegal[f] { [1000, -1000, 0] } else { [0, 0, 0] });
         assert_eq!(prove_lanes::<HalfKAv2>([0; 3], &w), [Interval::point(0); 3]);
         // The same weights on a legal feature count.
         let legal = HalfKAv2::index(
             Color::White,
             king,
             Square::from_file_rank(0, 1).unwrap(),
-            Piece {
-                color: Color::White,
-                kind: PieceKind::Pawn,
-            },
+            Piece { color: Color::White, kind: PieceKind::Pawn },
         )
         .unwrap();
-        let w = weights::<HalfKAv2>(|f| {
-            if f == legal {
-                [1000, -1000, 0]
-            } else {
-                [0, 0, 0]
-            }
-        });
+        let w = weights::<HalfKAv2>(|f| if f == legal { [1000, -1000, 0] } else { [0, 0, 0] });
         assert_eq!(
             prove_lanes::<HalfKAv2>([0; 3], &w),
-            [
-                Interval::new(0, 1000),
-                Interval::new(-1000, 0),
-                Interval::point(0)
-            ]
+            [Interval::new(0, 1000), Interval::new(-1000, 0), Interval::point(0)]
         );
     }
 

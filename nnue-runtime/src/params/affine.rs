@@ -30,7 +30,8 @@ impl<const IN: usize, const PADDED: usize, const OUT: usize> Affine<IN, PADDED, 
         r.ints(&format!("{what} biases"), Encoding::Raw, 1, &mut biases[..])?;
         let mut weights = AlignedSlice::zeroed(OUT * PADDED);
         r.ints(&format!("{what} weights"), Encoding::Raw, 1, &mut weights)?;
-        let nonzero_padding = weights.chunks_exact(PADDED).map(|row| row[IN..].iter().filter(|&&w| w != 0).count()).sum();
+        let nonzero_padding =
+            weights.chunks_exact(PADDED).map(|row| row[IN..].iter().filter(|&&w| w != 0).count()).sum();
         let paired = PairedSums::of(&weights, PADDED);
         Ok(Affine { biases, weights, paired, nonzero_padding })
     }
@@ -38,13 +39,21 @@ impl<const IN: usize, const PADDED: usize, const OUT: usize> Affine<IN, PADDED, 
     /// The layer of stack `stack` out of bullet tensors holding every stack:
     /// `biases[stack * OUT + o]`, and the weights as `layout` orders them
     /// (see [`crate::format::bullet::weight_index`]); rows padded with zeros.
-    pub fn from_tensors(biases: &[i32], weights: &[i8], layout: crate::format::bullet::Layout, stacks: usize, stack: usize) -> Self {
+    pub fn from_tensors(
+        biases: &[i32],
+        weights: &[i8],
+        layout: crate::format::bullet::Layout,
+        stacks: usize,
+        stack: usize,
+    ) -> Self {
         let () = Self::SHAPE_OK;
-        let biases: Box<[i32; OUT]> = biases[stack * OUT..][..OUT].to_vec().into_boxed_slice().try_into().expect("OUT values");
+        let biases: Box<[i32; OUT]> =
+            biases[stack * OUT..][..OUT].to_vec().into_boxed_slice().try_into().expect("OUT values");
         let mut rows = AlignedSlice::zeroed(OUT * PADDED);
         for o in 0..OUT {
             for i in 0..IN {
-                rows[o * PADDED + i] = weights[crate::format::bullet::weight_index(layout, stacks, OUT, IN, stack, o, i)];
+                rows[o * PADDED + i] =
+                    weights[crate::format::bullet::weight_index(layout, stacks, OUT, IN, stack, o, i)];
             }
         }
         let paired = PairedSums::of(&rows, PADDED);

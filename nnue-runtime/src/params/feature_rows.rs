@@ -17,7 +17,10 @@ impl<W: Widen> FeatureRows<W> {
     /// All-zero rows for `features` features, `lanes` lanes and `buckets`
     /// PSQT buckets (filled by the reader).
     pub fn zeroed(features: usize, lanes: usize, buckets: usize) -> Self {
-        FeatureRows { weights: AlignedSlice::zeroed(features * lanes), psqt_weights: AlignedSlice::zeroed(features * buckets) }
+        FeatureRows {
+            weights: AlignedSlice::zeroed(features * lanes),
+            psqt_weights: AlignedSlice::zeroed(features * buckets),
+        }
     }
 
     /// Stores the lanes in the packing order of `lanes`-wide registers, as

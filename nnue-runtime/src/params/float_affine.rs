@@ -16,8 +16,15 @@ pub struct FloatAffine<const IN: usize, const OUT: usize> {
 impl<const IN: usize, const OUT: usize> FloatAffine<IN, OUT> {
     /// The layer of stack `stack` out of bullet tensors holding every stack
     /// (see [`crate::format::bullet::weight_index`]).
-    pub fn from_tensors(biases: &[f32], weights: &[f32], layout: crate::format::bullet::Layout, stacks: usize, stack: usize) -> Self {
-        let biases: Box<[f32; OUT]> = biases[stack * OUT..][..OUT].to_vec().into_boxed_slice().try_into().expect("OUT values");
+    pub fn from_tensors(
+        biases: &[f32],
+        weights: &[f32],
+        layout: crate::format::bullet::Layout,
+        stacks: usize,
+        stack: usize,
+    ) -> Self {
+        let biases: Box<[f32; OUT]> =
+            biases[stack * OUT..][..OUT].to_vec().into_boxed_slice().try_into().expect("OUT values");
         let mut rows = AlignedSlice::zeroed(IN * OUT);
         for i in 0..IN {
             for o in 0..OUT {

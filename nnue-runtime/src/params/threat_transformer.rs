@@ -39,7 +39,10 @@ impl<const L1: usize, const B: usize> ThreatTransformer<L1, B> {
         r.ints("transformer weights", Encoding::Leb128, 1, &mut weights)?;
         let mut threat_psqt_weights = AlignedSlice::zeroed(threat_features * B);
         let mut psqt_weights = AlignedSlice::zeroed(features * B);
-        r.leb128_parts("transformer threat and piece-square PSQT weights", &mut [&mut threat_psqt_weights, &mut psqt_weights])?;
+        r.leb128_parts(
+            "transformer threat and piece-square PSQT weights",
+            &mut [&mut threat_psqt_weights, &mut psqt_weights],
+        )?;
         Ok(ThreatTransformer { biases, threat_weights, weights, threat_psqt_weights, psqt_weights })
     }
 }

@@ -34,7 +34,12 @@ pub const LISTED_REQUEST_LANES: usize = 512;
 impl<const L1: usize, const B: usize> Transformer<L1, B> {
     /// Reads biases, weights and PSQT weights (in that order). Biases and
     /// weights are multiplied by `load_scale`.
-    pub fn read(r: &mut NetReader<'_>, features: usize, encoding: Encoding, load_scale: i32) -> Result<Self, LoadError> {
+    pub fn read(
+        r: &mut NetReader<'_>,
+        features: usize,
+        encoding: Encoding,
+        load_scale: i32,
+    ) -> Result<Self, LoadError> {
         let mut biases = Box::new(Aligned([0i16; L1]));
         r.ints("transformer biases", encoding, load_scale, &mut biases[..])?;
         let mut weights = AlignedSlice::zeroed(features * L1);
@@ -49,7 +54,8 @@ impl<const L1: usize, const B: usize> Transformer<L1, B> {
     /// Asks for the first `lanes` lanes (and the PSQT values) of the rows
     /// of an update made soon after (see [`crate::Network::prefetch_update`]).
     pub fn prefetch_rows(&self, removed: &[u32], added: &[u32], lanes: usize) {
-        let update = crate::kernels::SetUpdate { weights: &self.weights, psqt_weights: &self.psqt_weights, removed, added };
+        let update =
+            crate::kernels::SetUpdate { weights: &self.weights, psqt_weights: &self.psqt_weights, removed, added };
         crate::kernels::SetUpdates::prefetch_rows::<L1, B>(&update, lanes);
     }
 

@@ -24,8 +24,15 @@ impl<const IN: usize, const OUT: usize> WideAffine<IN, OUT> {
     /// The layer of stack `stack` out of bullet tensors holding every stack:
     /// `biases[stack * OUT + o]`, and the weights as `layout` orders them
     /// (see [`crate::format::bullet::weight_index`]).
-    pub fn from_tensors(biases: &[i32], weights: &[i16], layout: crate::format::bullet::Layout, stacks: usize, stack: usize) -> Self {
-        let biases: Box<[i32; OUT]> = biases[stack * OUT..][..OUT].to_vec().into_boxed_slice().try_into().expect("OUT values");
+    pub fn from_tensors(
+        biases: &[i32],
+        weights: &[i16],
+        layout: crate::format::bullet::Layout,
+        stacks: usize,
+        stack: usize,
+    ) -> Self {
+        let biases: Box<[i32; OUT]> =
+            biases[stack * OUT..][..OUT].to_vec().into_boxed_slice().try_into().expect("OUT values");
         let mut rows = AlignedSlice::zeroed(OUT * IN);
         for o in 0..OUT {
             for i in 0..IN {

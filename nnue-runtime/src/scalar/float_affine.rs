@@ -32,7 +32,12 @@ const MAPPED_BLOCK: usize = 16;
 /// `rows` holding one row of `OUT` weights per input; `map` applied to a
 /// block of [`MAPPED_BLOCK`] inputs before the block's products are added.
 #[inline(always)]
-fn accumulate_mapped<T: Copy, const OUT: usize>(out: &mut [f32; OUT], input: &[T], rows: &[f32], map: &impl Fn(T) -> f32) {
+fn accumulate_mapped<T: Copy, const OUT: usize>(
+    out: &mut [f32; OUT],
+    input: &[T],
+    rows: &[f32],
+    map: &impl Fn(T) -> f32,
+) {
     let add = |out: &mut [f32; OUT], x: f32, row: &[f32]| {
         for (o, &w) in out.iter_mut().zip(row) {
             *o += x * w;
@@ -121,7 +126,13 @@ mod tests {
 
     #[test]
     fn halves_are_read_in_order() {
-        let layer = FloatAffine::<4, 2>::from_tensors(&[0.5, -0.5], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], Layout::InputMajor, 1, 0);
+        let layer = FloatAffine::<4, 2>::from_tensors(
+            &[0.5, -0.5],
+            &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0],
+            Layout::InputMajor,
+            1,
+            0,
+        );
         let (mut whole, mut halves) = ([0.0; 2], [0.0; 2]);
         layer.propagate_mapped(&[1i16, -2, 3, 4], |x| f32::from(x) / 4.0, &mut whole);
         layer.propagate_mapped_halves(&[1i16, -2], &[3, 4], |x| f32::from(x) / 4.0, &mut halves);

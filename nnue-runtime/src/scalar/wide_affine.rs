@@ -20,7 +20,8 @@ impl<const IN: usize, const OUT: usize> WideAffine<IN, OUT> {
     pub fn propagate<T: Copy + Into<i32>>(&self, input: &[T; IN], divisor: i32, out: &mut [i32; OUT]) {
         let mut sums = [0i32; OUT];
         for (sum, row) in sums.iter_mut().zip(self.weights.chunks_exact(IN)) {
-            *sum = input.iter().zip(row).fold(0i32, |acc, (&x, &w)| acc.wrapping_add(x.into().wrapping_mul(i32::from(w))));
+            *sum =
+                input.iter().zip(row).fold(0i32, |acc, (&x, &w)| acc.wrapping_add(x.into().wrapping_mul(i32::from(w))));
         }
         self.finish(&sums, divisor, out);
     }

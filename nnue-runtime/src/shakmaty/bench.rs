@@ -4,8 +4,8 @@
 //! criterion benchmarks and the Stockfish comparison
 //! (`tools/stockfish-compare/`) all time these, on [`TIMING_MOVES`].
 
-use crate::shakmaty::{chess_from_fen, move_changes};
 use crate::shakmaty::walk::walk;
+use crate::shakmaty::{chess_from_fen, move_changes};
 use crate::{AccumulatorStack, Color, FeatureSink, MoveChanges, Network, Position, RefreshCache};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position as _};
@@ -298,7 +298,13 @@ fn clock_overhead_ns() -> f64 {
 }
 
 /// Both accumulators after a non-king move, updated from `before`.
-pub fn update<N: Network>(net: &N, board: &Chess, changes: &MoveChanges, before: &N::Accumulator, after: &mut N::Accumulator) {
+pub fn update<N: Network>(
+    net: &N,
+    board: &Chess,
+    changes: &MoveChanges,
+    before: &N::Accumulator,
+    after: &mut N::Accumulator,
+) {
     let mut board_changes = N::BoardChanges::default();
     if N::BOARD_FEATURES {
         let before = board.bitboards();
@@ -309,8 +315,7 @@ pub fn update<N: Network>(net: &N, board: &Chess, changes: &MoveChanges, before:
     for perspective in [Color::White, Color::Black] {
         let (mut removed, mut added) = (N::Changes::default(), N::Changes::default());
         let king = board.king_square(perspective);
-        let incremental =
-            changes.features(perspective, king, N::same_view, N::feature, &mut removed, &mut added);
+        let incremental = changes.features(perspective, king, N::same_view, N::feature, &mut removed, &mut added);
         assert!(incremental, "update() is for non-king moves");
         if N::BOARD_FEATURES {
             N::board_features(perspective, king, &board_changes, &mut removed, &mut added);

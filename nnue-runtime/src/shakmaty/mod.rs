@@ -127,7 +127,7 @@ pub fn move_changes(pos: &shakmaty::Chess, m: &shakmaty::Move) -> crate::MoveCha
 /// en-passant square, material or checks. A FEN without exactly one king a
 /// side is still an error.
 pub fn chess_from_fen(fen: &str) -> Result<shakmaty::Chess, String> {
-    use shakmaty::{fen::Fen, CastlingMode, PositionError};
+    use shakmaty::{CastlingMode, PositionError, fen::Fen};
     // shakmaty's error holds the position; it is only inspected here.
     #[allow(clippy::result_large_err)]
     fn relax(e: PositionError<shakmaty::Chess>) -> Result<shakmaty::Chess, PositionError<shakmaty::Chess>> {

@@ -7,10 +7,10 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Position as _};
 
-use crate::engine::network::Network;
-use crate::shakmaty::move_changes;
-use crate::engine::stack::AccumulatorStack;
 use crate::Position;
+use crate::engine::network::Network;
+use crate::engine::stack::AccumulatorStack;
+use crate::shakmaty::move_changes;
 
 /// What a walk saw.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -44,7 +44,13 @@ impl WalkStats {
 /// Walks the tree of `depth` plies below `root`, evaluating every node
 /// through `stack`; with `verify`, also evaluates every node from scratch
 /// (a full refresh, no cache) and counts the differences.
-pub fn walk<N: Network>(net: &N, stack: &mut AccumulatorStack<N>, root: &Chess, depth: usize, verify: bool) -> WalkStats {
+pub fn walk<N: Network>(
+    net: &N,
+    stack: &mut AccumulatorStack<N>,
+    root: &Chess,
+    depth: usize,
+    verify: bool,
+) -> WalkStats {
     let mut stats = WalkStats::default();
     let start = Instant::now();
     stack.reset(root);
@@ -53,7 +59,14 @@ pub fn walk<N: Network>(net: &N, stack: &mut AccumulatorStack<N>, root: &Chess, 
     stats
 }
 
-fn visit<N: Network>(net: &N, stack: &mut AccumulatorStack<N>, pos: &Chess, depth: usize, verify: bool, stats: &mut WalkStats) {
+fn visit<N: Network>(
+    net: &N,
+    stack: &mut AccumulatorStack<N>,
+    pos: &Chess,
+    depth: usize,
+    verify: bool,
+    stats: &mut WalkStats,
+) {
     let eval = stack.evaluate(net, pos);
     stats.nodes += 1;
     stats.checksum = stats.checksum.wrapping_add(i64::from(eval.value));

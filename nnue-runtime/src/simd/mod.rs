@@ -178,7 +178,9 @@ pub unsafe trait Lanes: Copy {
 
 /// Weight types whose rows are added into i16 accumulator lanes: i16, and
 /// i8 sign-extended on loading.
-pub trait Widen: crate::aligned::Plain + Default + Into<i16> + Into<i64> + crate::format::reader::Int + Send + Sync {
+pub trait Widen:
+    crate::aligned::Plain + Default + Into<i16> + Into<i64> + crate::format::reader::Int + Send + Sync
+{
     /// `L::LANES` weights as one register of i16 lanes.
     /// # Safety
     /// `p` is valid for `L::LANES` reads; the CPU supports `L`'s ISA.
@@ -381,7 +383,11 @@ pub unsafe trait Activations {
     /// `max` at most 127.
     /// # Safety
     /// The CPU supports the ISA.
-    unsafe fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(input: &[i32; N], max: i16, out: &mut [u8; N]);
+    unsafe fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(
+        input: &[i32; N],
+        max: i16,
+        out: &mut [u8; N],
+    );
 }
 
 /// One activation of i32 sums to bytes, for the kernels that take it as a
@@ -405,7 +411,9 @@ impl Activation {
         for (o, &x) in out.iter_mut().zip(input) {
             let (mut one, single) = ([0u8; 1], [x]);
             match self {
-                Activation::Clipped { shift, max } => crate::scalar::clipped_relu(&single, shift as u32, i32::from(max), &mut one),
+                Activation::Clipped { shift, max } => {
+                    crate::scalar::clipped_relu(&single, shift as u32, i32::from(max), &mut one)
+                }
                 Activation::Square { shift_after_16, max } => {
                     crate::scalar::sqr_clipped_relu(&single, 16 + shift_after_16 as u32, i32::from(max), &mut one)
                 }

@@ -2,7 +2,7 @@
 //! Obsidian net with `archs/bullet/obsidian.ron`, refresh an accumulator
 //! from a FEN (untimed), evaluate it (timed by the caller).
 
-use std::ffi::{c_char, c_int, CStr};
+use std::ffi::{CStr, c_char, c_int};
 
 use nnue::runtime::{Color, Isa, LoadOptions};
 use shakmaty::fen::Fen;
@@ -26,7 +26,9 @@ pub unsafe extern "C" fn nnue_ffi_load(path: *const c_char, isa: *const c_char) 
     // SAFETY: the caller passes NUL-terminated strings.
     let (path, isa) = unsafe { (CStr::from_ptr(path), CStr::from_ptr(isa)) };
     let loaded = (|| -> Result<Handle, String> {
-        let isa = Isa::from_name(isa.to_str().map_err(|e| e.to_string())?).and_then(Isa::require).map_err(|e| e.to_string())?;
+        let isa = Isa::from_name(isa.to_str().map_err(|e| e.to_string())?)
+            .and_then(Isa::require)
+            .map_err(|e| e.to_string())?;
         let path = path.to_str().map_err(|e| e.to_string())?;
         let options = LoadOptions { isa: Some(isa), ..LoadOptions::default() };
         let net = obsidian::Network::from_file_with(path, options).map_err(|e| format!("{path}: {e}"))?;

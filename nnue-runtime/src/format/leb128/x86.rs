@@ -11,9 +11,9 @@
 
 use crate::format::leb128::leb128_of_word;
 use core::arch::x86_64::{
-    __m128i, _mm_and_si128, _mm_load_si128, _mm_loadl_epi64, _mm_max_epi16, _mm_min_epi16, _mm_movemask_epi8, _mm_mullo_epi16,
-    _mm_or_si128, _mm_set1_epi16, _mm_setzero_si128, _mm_shuffle_epi8, _mm_srli_epi16, _mm_storeu_si128, _mm_sub_epi16,
-    _mm_xor_si128,
+    __m128i, _mm_and_si128, _mm_load_si128, _mm_loadl_epi64, _mm_max_epi16, _mm_min_epi16, _mm_movemask_epi8,
+    _mm_mullo_epi16, _mm_or_si128, _mm_set1_epi16, _mm_setzero_si128, _mm_shuffle_epi8, _mm_srli_epi16,
+    _mm_storeu_si128, _mm_sub_epi16, _mm_xor_si128,
 };
 
 /// What eight bytes whose high bits are a given mask hold: the values of
@@ -107,10 +107,14 @@ unsafe fn decode_ssse3(block: &[u8], scale: i16, out: &mut [i16]) -> Option<(usi
         }
         // SAFETY: `Window` is 16-byte aligned and starts with the 16
         // shuffle bytes, then the 8 signs (16 bytes, `repr(C)`).
-        let (shuffle, sign) = unsafe { (_mm_load_si128(w.shuffle.as_ptr().cast()), _mm_load_si128(w.sign.as_ptr().cast())) };
+        let (shuffle, sign) =
+            unsafe { (_mm_load_si128(w.shuffle.as_ptr().cast()), _mm_load_si128(w.sign.as_ptr().cast())) };
         let lanes = _mm_shuffle_epi8(bytes, shuffle);
         // The low byte's 7 bits, the high byte's 7 bits just above them.
-        let joined = _mm_or_si128(_mm_and_si128(lanes, _mm_set1_epi16(0x7F)), _mm_srli_epi16::<1>(_mm_and_si128(lanes, _mm_set1_epi16(0x7F00))));
+        let joined = _mm_or_si128(
+            _mm_and_si128(lanes, _mm_set1_epi16(0x7F)),
+            _mm_srli_epi16::<1>(_mm_and_si128(lanes, _mm_set1_epi16(0x7F00))),
+        );
         let values = _mm_sub_epi16(_mm_xor_si128(joined, sign), sign);
         (low, high) = (_mm_min_epi16(low, values), _mm_max_epi16(high, values));
         // SAFETY: `i + 8 <= out.len()`: eight writable lanes (those past

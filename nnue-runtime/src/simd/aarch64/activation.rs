@@ -54,7 +54,11 @@ unsafe impl crate::simd::Activations for NeonActivations {
         clipped_relu::<N, SHIFT>(input, max, out)
     }
     #[inline(always)]
-    unsafe fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(input: &[i32; N], max: i16, out: &mut [u8; N]) {
+    unsafe fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(
+        input: &[i32; N],
+        max: i16,
+        out: &mut [u8; N],
+    ) {
         sqr_clipped_relu::<N, SHIFT_AFTER_16>(input, max, out)
     }
 }

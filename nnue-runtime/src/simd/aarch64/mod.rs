@@ -7,7 +7,7 @@ mod join;
 mod neon;
 mod neon_dotprod;
 
-pub use activation::{clipped_relu, sqr_clipped_relu, NeonActivations};
+pub use activation::{NeonActivations, clipped_relu, sqr_clipped_relu};
 pub use join::join_16;
 pub use neon::{NeonDot, NeonLanes};
 pub use neon_dotprod::NeonDotprodDot;

@@ -54,7 +54,11 @@ unsafe impl crate::simd::Activations for SseActivations {
         clipped_relu::<N, SHIFT>(input, max, out)
     }
     #[inline(always)]
-    unsafe fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(input: &[i32; N], max: i16, out: &mut [u8; N]) {
+    unsafe fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(
+        input: &[i32; N],
+        max: i16,
+        out: &mut [u8; N],
+    ) {
         sqr_clipped_relu::<N, SHIFT_AFTER_16>(input, max, out)
     }
 }
@@ -127,7 +131,10 @@ unsafe fn avx2_in_order<const N: usize>(f: Activation, input: &[i32; N], out: &m
         if N.is_multiple_of(32) {
             for (src, dst) in input.chunks_exact(32).zip(out.chunks_exact_mut(32)) {
                 let p = src.as_ptr();
-                _mm256_storeu_si256(dst.as_mut_ptr().cast(), avx2_bytes_in_order(avx2_words(f, p), avx2_words(f, p.add(16))));
+                _mm256_storeu_si256(
+                    dst.as_mut_ptr().cast(),
+                    avx2_bytes_in_order(avx2_words(f, p), avx2_words(f, p.add(16))),
+                );
             }
         } else {
             for (src, dst) in input.chunks_exact(16).zip(out.chunks_exact_mut(16)) {
@@ -152,7 +159,11 @@ unsafe impl crate::simd::Activations for Avx2Activations {
         }
     }
     #[inline(always)]
-    unsafe fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(input: &[i32; N], max: i16, out: &mut [u8; N]) {
+    unsafe fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(
+        input: &[i32; N],
+        max: i16,
+        out: &mut [u8; N],
+    ) {
         let f = Activation::Square { shift_after_16: SHIFT_AFTER_16, max };
         check_activation(f);
         if N.is_multiple_of(16) {
@@ -184,7 +195,10 @@ impl Avx2Activations {
             // the 32 bytes of `dst`; the caller guarantees AVX2.
             unsafe {
                 let p = src.as_ptr();
-                _mm256_storeu_si256(dst.as_mut_ptr().cast(), _mm256_packus_epi16(avx2_words(f, p), avx2_words(f, p.add(16))));
+                _mm256_storeu_si256(
+                    dst.as_mut_ptr().cast(),
+                    _mm256_packus_epi16(avx2_words(f, p), avx2_words(f, p.add(16))),
+                );
             }
         }
     }
@@ -204,7 +218,12 @@ impl Avx2Activations {
         let mut out = [0u8; 32];
         // SAFETY: the loads read the 16 i32 of `a` and of `b`, the store
         // writes the 32 bytes of `out`; the caller guarantees AVX2.
-        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), _mm256_packus_epi16(avx2_words(fa, a.as_ptr()), avx2_words(fb, b.as_ptr()))) };
+        unsafe {
+            _mm256_storeu_si256(
+                out.as_mut_ptr().cast(),
+                _mm256_packus_epi16(avx2_words(fa, a.as_ptr()), avx2_words(fb, b.as_ptr())),
+            )
+        };
         out
     }
 }
@@ -217,7 +236,11 @@ fn check_activation(f: Activation) {
     match f {
         Activation::Clipped { shift, max } => assert!((0..=127).contains(&max) && (0..32).contains(&shift)),
         Activation::Square { shift_after_16, max } => {
-            assert!((0..=127).contains(&max) && (0..16).contains(&shift_after_16) && (32767i64 * 32767) >> (16 + shift_after_16) >= i64::from(max))
+            assert!(
+                (0..=127).contains(&max)
+                    && (0..16).contains(&shift_after_16)
+                    && (32767i64 * 32767) >> (16 + shift_after_16) >= i64::from(max)
+            )
         }
     }
 }
@@ -255,7 +278,10 @@ unsafe impl crate::simd::Activations for Avx512Activations {
                 unsafe {
                     let a = _mm512_sra_epi32(_mm512_loadu_si512(src.as_ptr().cast()), _mm_cvtsi32_si128(SHIFT));
                     // Saturating, in order: as the pack of the other steps.
-                    let words = _mm256_min_epi16(_mm256_max_epi16(_mm512_cvtsepi32_epi16(a), _mm256_setzero_si256()), _mm256_set1_epi16(max));
+                    let words = _mm256_min_epi16(
+                        _mm256_max_epi16(_mm512_cvtsepi32_epi16(a), _mm256_setzero_si256()),
+                        _mm256_set1_epi16(max),
+                    );
                     _mm_storeu_si128(dst.as_mut_ptr().cast(), _mm256_cvtepi16_epi8(words));
                 }
             }
@@ -269,14 +295,21 @@ unsafe impl crate::simd::Activations for Avx512Activations {
                 let shift = _mm_cvtsi32_si128(SHIFT);
                 let a = _mm512_sra_epi32(_mm512_loadu_si512(src.as_ptr().cast()), shift);
                 let b = _mm512_sra_epi32(_mm512_loadu_si512(src.as_ptr().add(16).cast()), shift);
-                let words = _mm512_min_epi16(_mm512_max_epi16(_mm512_packs_epi32(a, b), _mm512_setzero_si512()), _mm512_set1_epi16(max));
+                let words = _mm512_min_epi16(
+                    _mm512_max_epi16(_mm512_packs_epi32(a, b), _mm512_setzero_si512()),
+                    _mm512_set1_epi16(max),
+                );
                 // Values within 0..=127: the truncating move is exact.
                 _mm256_storeu_si256(dst.as_mut_ptr().cast(), _mm512_cvtepi16_epi8(unpack_order(words)));
             }
         }
     }
     #[inline(always)]
-    unsafe fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(input: &[i32; N], max: i16, out: &mut [u8; N]) {
+    unsafe fn sqr_clipped_relu<const N: usize, const SHIFT_AFTER_16: i32>(
+        input: &[i32; N],
+        max: i16,
+        out: &mut [u8; N],
+    ) {
         assert!((0..=127).contains(&max) && (32767i64 * 32767) >> (16 + SHIFT_AFTER_16) >= i64::from(max));
         if !N.is_multiple_of(32) {
             if !N.is_multiple_of(16) {
@@ -349,7 +382,10 @@ mod tests {
         // SAFETY: the CPU has AVX2 (checked above).
         crate::simd::check_activations(|i, m, o| unsafe { clipped(i, m, o) }, |i, m, o| unsafe { sqr(i, m, o) });
         // SAFETY: as above.
-        crate::simd::check_activations(|i, m, o| unsafe { halves(i, m, o, false) }, |i, m, o| unsafe { halves(i, m, o, true) });
+        crate::simd::check_activations(
+            |i, m, o| unsafe { halves(i, m, o, false) },
+            |i, m, o| unsafe { halves(i, m, o, true) },
+        );
     }
 
     /// AVX2's packed and joined activations hold the scalar values in the
@@ -390,7 +426,8 @@ mod tests {
                 assert_eq!(out.to_vec(), reorder(&expected, &avx2_packed_order(64), 0), "{f:?} {input:?}");
             }
             for (fa, fb) in [(functions[2], functions[0]), (functions[1], functions[3])] {
-                let (a, b): (&[i32; 16], &[i32; 16]) = (input[..16].try_into().unwrap(), input[16..32].try_into().unwrap());
+                let (a, b): (&[i32; 16], &[i32; 16]) =
+                    (input[..16].try_into().unwrap(), input[16..32].try_into().unwrap());
                 let mut expected = [0u8; 32];
                 fa.scalar(a, &mut expected[..16]);
                 fb.scalar(b, &mut expected[16..]);
@@ -437,6 +474,9 @@ mod tests {
             }
         }
         // SAFETY: as above (VL is part of the Avx512 token's features).
-        crate::simd::check_activations(|i, m, o| unsafe { halves(i, m, o, false) }, |i, m, o| unsafe { halves(i, m, o, true) });
+        crate::simd::check_activations(
+            |i, m, o| unsafe { halves(i, m, o, false) },
+            |i, m, o| unsafe { halves(i, m, o, true) },
+        );
     }
 }

@@ -16,11 +16,11 @@ mod avx512_vnni;
 mod avx_vnni;
 mod join;
 
-pub use activation::{clipped_relu, sqr_clipped_relu, Avx2Activations, Avx512Activations, SseActivations};
+pub use activation::{Avx2Activations, Avx512Activations, SseActivations, clipped_relu, sqr_clipped_relu};
+pub use avx_vnni::AvxVnniDot;
 pub use avx2::{Avx2Dot, Avx2Lanes};
 pub use avx512::{Avx512Dot, Avx512Lanes};
 pub use avx512_vnni::{Avx512VnniDot, Avx512VnniDot256};
-pub use avx_vnni::AvxVnniDot;
 pub use join::join_16;
 
 /// The SSSE3 LEB128 block decoder's old path (it is a file-format concern:
