@@ -26,7 +26,7 @@
 // is akimbo's from-scratch build without the FEN parsing, bitboard and hash
 // bookkeeping of from_fen.
 //
-// Timing rules: those of nnue-runtime/src/bench.rs (an untimed setup per
+// Timing rules: those of nnue-runtime/src/shakmaty/bench.rs (an untimed setup per
 // position, the operation alone between two Instant readings, the median
 // cost of timing nothing subtracted, one warm-up pass, the median over
 // <runs> passes of total ns / positions).

@@ -28,7 +28,7 @@
 // from the side to move's point of view, before the engine's 50-move scaling
 // (Eval::evaluate), as the reference files are.
 //
-// Timing rules (those of nnue-runtime/src/bench.rs): per position, an
+// Timing rules (those of nnue-runtime/src/shakmaty/bench.rs): per position, an
 // untimed setup, then the operation alone between two steady_clock readings;
 // the median cost of timing nothing (10001 samples) is subtracted from each
 // sample; one warm-up pass, then the median over <runs> passes of

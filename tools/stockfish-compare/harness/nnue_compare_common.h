@@ -5,7 +5,7 @@
 // It only uses the C++ standard library: the Stockfish-specific parts live
 // in the per-era files (harness_sf12.cpp, harness_sf16.cpp, harness_sf17.cpp).
 //
-// Timing rules (the same as nnue-runtime/src/bench.rs):
+// Timing rules (the same as nnue-runtime/src/shakmaty/bench.rs):
 // - each operation is timed per position, right after an untimed setup,
 //   with std::chrono::steady_clock;
 // - the median cost of timing nothing (10001 samples) is subtracted from
