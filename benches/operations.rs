@@ -2,7 +2,7 @@
 //! `tests/reference/stockfish-timings.md`) for real nets, on every
 //! backend this CPU runs. Each iteration is one operation on one position of
 //! `timing_moves.tsv` (for `walk`: one node of the walk), timed as
-//! `nnue bench` times it ([`nnue::runtime::bench`]).
+//! `nnue bench` times it ([`nnue::runtime::shakmaty::bench`]).
 //!
 //! `NNUE_BENCH_NETS` (comma-separated file names) picks the nets; the
 //! default is the Stockfish 17.1 big and small nets. Each is benchmarked
@@ -14,7 +14,7 @@
 mod support;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use nnue::runtime::bench::{Bench, BenchPosition, Operation, TIMING_MOVES, parse_moves};
+use nnue::runtime::shakmaty::bench::{Bench, BenchPosition, Operation, TIMING_MOVES, parse_moves};
 use nnue::runtime::{ArchEntry, Isa, LoadOptions, Network};
 use std::time::Duration;
 

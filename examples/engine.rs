@@ -8,8 +8,8 @@
 //! cargo run --release --example engine -- .cache/nets/nn-1c0000000000.nnue [PLIES] [DEPTH] [FEN]
 //! ```
 
-use nnue::runtime::AccumulatorStack;
-use nnue::runtime::shakmaty::move_changes;
+use nnue::AccumulatorStack;
+use nnue::shakmaty::move_changes;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 use std::time::Instant;

@@ -30,7 +30,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The same through an accumulator the engine keeps.
     let mut accumulator = Box::new(sfnnv9::Accumulator::default());
     network.refresh(&position, &mut accumulator);
-    use nnue::runtime::Position as _;
+    use nnue::Position as _;
     let again = network.evaluate_accumulator(&accumulator, position.side_to_move(), position.piece_count());
     assert_eq!(again, eval);
     Ok(())

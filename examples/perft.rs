@@ -7,8 +7,8 @@
 //! cargo run --release --example perft -- .cache/nets/nn-37f18f62d772.nnue [DEPTH] [FEN]
 //! ```
 
-use nnue::runtime::AccumulatorStack;
-use nnue::runtime::shakmaty::move_changes;
+use nnue::AccumulatorStack;
+use nnue::shakmaty::move_changes;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 use std::time::Instant;

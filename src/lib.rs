@@ -5,8 +5,10 @@
 //! [`nnue!`] expands an architecture file into a module: constants, the
 //! accumulator type, and a `Network` that loads net files of that
 //! architecture, with kernels for every SIMD backend chosen at run time.
-//! [`runtime`] holds what the generated code calls and what an engine uses:
-//! positions, errors, the accumulator stack, the overflow proof.
+//! The crate root holds what an engine uses with it: positions, moves,
+//! the accumulator stack, evaluations, backends and load errors;
+//! [`runtime`] adds what tools use (nets of any architecture, the
+//! overflow proof, net files).
 //!
 //! # Evaluating a position
 //!
@@ -18,8 +20,8 @@
 //! // A random net of the same architecture keeps this example self-contained.
 //! let net = sfnnv9_small::Network::from_bytes(&sfnnv9_small::random_net_file(1))?;
 //!
-//! // Any `nnue::runtime::Position`; shakmaty's `Chess` is one (this crate's feature `shakmaty`).
-//! let pos = nnue::runtime::shakmaty::chess_from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")?;
+//! // Any `nnue::Position`; shakmaty's `Chess` is one (this crate's feature `shakmaty`).
+//! let pos = nnue::shakmaty::chess_from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")?;
 //! let eval = net.evaluate(&pos);
 //! assert_eq!(eval.bucket, 7); // 32 pieces: layer stack (32 - 1) / 4
 //! println!("psqt {} positional {} value {}", eval.psqt, eval.positional, eval.value);
@@ -30,14 +32,14 @@
 //! # Choosing a backend; the overflow proof
 //!
 //! A net loads for the backend `NNUE_ISA` names, else the best this CPU
-//! runs; [`runtime::LoadOptions`] picks one (a backend the CPU lacks is an
+//! runs; [`LoadOptions`] picks one (a backend the CPU lacks is an
 //! error, never SIGILL). Every backend gives the same values. Loading also
 //! proves that no integer the net computes can overflow in any legal
 //! position, and refuses a net for which that fails unless told otherwise.
 //!
 //! ```
 //! # nnue::nnue!(include "sfnnv9-small.ron");
-//! use nnue::runtime::{Isa, LoadError, LoadOptions};
+//! use nnue::{Isa, LoadError, LoadOptions};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let bytes = sfnnv9_small::random_net_file(1);
@@ -68,15 +70,15 @@
 //!
 //! # In a search
 //!
-//! One [`runtime::AccumulatorStack`] per search thread, the network shared:
+//! One [`AccumulatorStack`] per search thread, the network shared:
 //! push what a move changes on make, pop on unmake, evaluate when needed.
 //! Engine code can be generic over architectures through
-//! [`runtime::Network`].
+//! [`Network`].
 //!
 //! ```
 //! # nnue::nnue!(include "sfnnv9-small.ron");
-//! use nnue::runtime::shakmaty::move_changes;
-//! use nnue::runtime::{AccumulatorStack, Network, Position as _};
+//! use nnue::shakmaty::move_changes;
+//! use nnue::{AccumulatorStack, Network, Position as _};
 //! use shakmaty::Position as _;
 //!
 //! /// The values of every reply, through the stack; checked against fresh evaluations.
@@ -106,14 +108,29 @@
 //! # }
 //! ```
 
+pub use nnue_macros::nnue;
+
+pub use nnue_runtime::{
+    AccumulatorStack, Bitboards, Board, BoardError, BucketValues, Color, Evaluation, Isa, IsaError, LoadError,
+    LoadOptions, MoveChanges, Network, Piece, PieceChange, PieceKind, Position, RefreshCache, Square,
+};
+/// [`Position`] for shakmaty's positions, FEN parsing and a move's changes
+/// (feature `shakmaty`).
+#[cfg(feature = "shakmaty")]
+pub use nnue_runtime::shakmaty;
+
+/// The runtime in full, for tools: networks of any architecture
+/// ([`runtime::AnyNetwork`]), the overflow proof, net files.
+pub use nnue_runtime as runtime;
+
+/// What the code `nnue!` generates calls; not an API.
+#[doc(hidden)]
+pub use nnue_runtime as __private;
+
 /// `for_each_shipped_arch!(callback)`: `callback! { ... }` with one entry
 /// per architecture shipped in `archs/` (the module `nnue!` makes of it, the
-/// file, its text, whether it implements [`runtime::Network`]); what the
-/// `nnue` command compiles in and the repository's tests iterate. See
+/// file, its text, whether it implements [`Network`]); what the `nnue`
+/// command compiles in and the repository's tests iterate. See
 /// `nnue_macros::for_each_shipped_arch`.
 #[doc(hidden)]
 pub use nnue_macros::for_each_shipped_arch;
-pub use nnue_macros::nnue;
-/// The runtime that generated code calls (and engines use for positions,
-/// errors and results).
-pub use nnue_runtime as runtime;

@@ -7,7 +7,7 @@
 mod support;
 
 use nnue::runtime::features::{BoardFeatures, FullThreats, HalfKAv2Hm, STOCKFISH_18_TARGETS};
-use nnue::runtime::scalar::ThreatTransformer;
+use nnue::runtime::params::ThreatTransformer;
 use nnue::runtime::{FeatureList, FeatureSet, NetReader, Position};
 use support::{Reference, board, net};
 

@@ -7,7 +7,7 @@
 
 mod support;
 
-use nnue::runtime::walk::{evaluate_fresh, walk};
+use nnue::runtime::shakmaty::walk::{evaluate_fresh, walk};
 use nnue::runtime::{AccumulatorStack, Isa, Network, RefreshCache, Rng};
 use shakmaty::{CastlingMode, Chess, Move, Position as _, fen::Fen};
 

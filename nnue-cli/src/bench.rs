@@ -2,7 +2,7 @@
 //! (`tests/reference/stockfish-timings.md`).
 
 use crate::registry::Registry;
-use nnue::runtime::bench::{Bench, BenchPosition, Operation, TIMING_MOVES, parse_moves, walk_shared};
+use nnue::runtime::shakmaty::bench::{Bench, BenchPosition, Operation, TIMING_MOVES, parse_moves, walk_shared};
 use nnue::runtime::{Isa, LoadOptions, Network};
 use std::path::Path;
 

@@ -3,8 +3,8 @@
 
 use crate::registry::Incremental;
 use nnue::runtime::Network;
-use nnue::runtime::bench::{BenchPosition, Operation};
-use nnue::runtime::walk::WalkStats;
+use nnue::runtime::shakmaty::bench::{BenchPosition, Operation};
+use nnue::runtime::shakmaty::walk::WalkStats;
 use std::io::Write;
 
 impl<N: Network + Sync> Incremental for N {

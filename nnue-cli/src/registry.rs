@@ -2,8 +2,8 @@
 //! them: by `--arch FILE.ron` (the compiled architecture whose checked form
 //! equals the file's) or by the net's header hash.
 
-use nnue::runtime::bench::{BenchPosition, Operation};
-use nnue::runtime::walk::WalkStats;
+use nnue::runtime::shakmaty::bench::{BenchPosition, Operation};
+use nnue::runtime::shakmaty::walk::WalkStats;
 use nnue::runtime::{AnyNetwork, ArchEntry, LoadError, LoadOptions, NetReader, candidates, candidates_for};
 use std::io::Write;
 use std::path::Path;

@@ -4,7 +4,7 @@
 
 use crate::position;
 use crate::registry::Registry;
-use nnue::runtime::walk::{WalkStats, walk};
+use nnue::runtime::shakmaty::walk::{WalkStats, walk};
 use nnue::runtime::{AccumulatorStack, LoadOptions, Network};
 use std::io::{BufWriter, Write};
 use std::path::Path;

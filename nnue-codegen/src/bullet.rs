@@ -24,10 +24,10 @@ fn int_bytes(ty: IntType) -> usize {
 fn tensor_type(ty: IntType) -> TokenStream {
     let rt = runtime();
     match ty {
-        IntType::I8 => quote!(#rt::bullet::TensorType::I8),
-        IntType::I16 => quote!(#rt::bullet::TensorType::I16),
-        IntType::I32 => quote!(#rt::bullet::TensorType::I32),
-        IntType::F32 => quote!(#rt::bullet::TensorType::F32),
+        IntType::I8 => quote!(#rt::format::bullet::TensorType::I8),
+        IntType::I16 => quote!(#rt::format::bullet::TensorType::I16),
+        IntType::I32 => quote!(#rt::format::bullet::TensorType::I32),
+        IntType::F32 => quote!(#rt::format::bullet::TensorType::F32),
     }
 }
 
@@ -51,8 +51,8 @@ pub fn stack_from_tensors(arch: &Arch) -> TokenStream {
         let layout =
             tensors.iter().find(|t| t.param == Param::Weights(j)).map_or(TensorLayout::InputMajor, |t| t.layout);
         let layout = match layout {
-            TensorLayout::InputMajor => quote!(#rt::bullet::Layout::InputMajor),
-            TensorLayout::OutputMajor => quote!(#rt::bullet::Layout::OutputMajor),
+            TensorLayout::InputMajor => quote!(#rt::format::bullet::Layout::InputMajor),
+            TensorLayout::OutputMajor => quote!(#rt::format::bullet::Layout::OutputMajor),
         };
         Some(quote! {
             #name: #ty::from_tensors(&tensors.#biases, &tensors.#weights, #layout, LAYER_STACKS, stack)
@@ -128,7 +128,7 @@ pub fn read(arch: &Arch) -> TokenStream {
         /// Reads a bullet file: its size, then every tensor in file order;
         /// the padding after the last one is not read.
         fn read_bullet(bytes: &[u8]) -> ::core::result::Result<(Transformer, ::std::boxed::Box<[LayerStack]>), #rt::LoadError> {
-            let mut r = #rt::bullet::BulletReader::new(bytes, NAME, FILE_BYTES)?;
+            let mut r = #rt::format::bullet::BulletReader::new(bytes, NAME, FILE_BYTES)?;
             let mut transformer_weights = #rt::AlignedSlice::<i16>::zeroed(FEATURES * L1);
             let mut transformer_biases = ::std::boxed::Box::new(#rt::Aligned([0i16; L1]));
             let mut tensors = LayerTensors { #(#inits,)* };

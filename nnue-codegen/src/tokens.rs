@@ -4,8 +4,9 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
 /// The path through which generated code reaches the runtime: the facade
-/// crate `nnue` re-exports `nnue-runtime` as `runtime`.
-pub const RUNTIME: &str = "::nnue::runtime";
+/// crate `nnue` re-exports `nnue-runtime` as `__private` (hidden; engines
+/// and tools use its documented paths, the crate root and `nnue::runtime`).
+pub const RUNTIME: &str = "::nnue::__private";
 
 /// An identifier.
 pub fn ident(name: &str) -> Ident {

@@ -16,7 +16,7 @@
 //! re-exports. `tools/check-runtime-layers.py` checks all three, reading
 //! this list.
 //!
-//! 1. [`interval`], [`aligned`]: leaves: ranges of values and the integer
+//! 1. `interval`, `aligned`: leaves: ranges of values and the integer
 //!    types they must fit; cache-line aligned storage.
 //! 2. [`platform`]: the CPU: its instruction sets, detected once ([`Isa`]),
 //!    and its L1 data cache's size.
@@ -25,17 +25,17 @@
 //!    checks, written for tests; its LEB128 blocks) and bullet's tensors.
 //! 5. [`chess`]: how an engine describes a position ([`Position`]), a plain
 //!    board, the attack sets.
-//! 6. [`features`]: the input feature sets.
-//! 7. [`simd`]: the vector traits, implemented once per instruction set,
+//! 6. `features`: the input feature sets.
+//! 7. `simd`: the vector traits, implemented once per instruction set,
 //!    and the token types that prove an instruction set is there.
 //! 8. [`overflow`]: the load-time proof that no integer overflows.
-//! 9. [`kernels`]: the SIMD kernels, generic over the vector traits, and the
+//! 9. `kernels`: the SIMD kernels, generic over the vector traits, and the
 //!    weight layouts they read.
-//! 10. [`backend`]: the backend a network runs on ([`Backend`]), and what
+//! 10. `backend`: the backend a network runs on (`Backend`), and what
 //!     each token runs: the kernels instantiated for its instruction set.
-//! 11. [`params`]: every backend's parameters, as read and as laid out for
+//! 11. `params`: every backend's parameters, as read and as laid out for
 //!     its kernels.
-//! 12. [`scalar`]: the scalar forward pass, which every SIMD backend must
+//! 12. `scalar`: the scalar forward pass, which every SIMD backend must
 //!     reproduce bit for bit.
 //! 13. [`engine`]: the architecture as a type ([`Network`]), a search
 //!     thread's accumulators and refresh cache, what a move changes, what
@@ -44,13 +44,17 @@
 //!     positions, and on them a perft-style walk and Stockfish's timed
 //!     operations (`nnue bench`).
 //!
-//! The modules that moved into these folders keep their old paths
-//! (`nnue_runtime::reader`, `nnue_runtime::scalar::Affine`, ...) as hidden
-//! re-exports, for the code `nnue!` generates and the workspace's other
-//! crates until they name the new paths; nothing in this crate uses them.
+//! The documentation shows what engines and tools use; the modules only
+//! generated code needs (`aligned`, `interval`, `features`, `simd`,
+//! `kernels`, `backend`, `params`, `scalar`) are public but hidden.
 
-// In the order of the layers, one group each.
+// In the order of the layers, one group each. The modules that only the
+// code `nnue!` generates needs (parameters, kernels, backends, SIMD, feature
+// sets) are public for it and hidden from the documentation; generated code
+// reaches them through `nnue::__private`, the one hidden path of the facade.
+#[doc(hidden)]
 pub mod aligned;
+#[doc(hidden)]
 pub mod interval;
 
 pub mod platform;
@@ -61,18 +65,24 @@ pub mod format;
 
 pub mod chess;
 
+#[doc(hidden)]
 pub mod features;
 
+#[doc(hidden)]
 pub mod simd;
 
 pub mod overflow;
 
+#[doc(hidden)]
 pub mod kernels;
 
+#[doc(hidden)]
 pub mod backend;
 
+#[doc(hidden)]
 pub mod params;
 
+#[doc(hidden)]
 pub mod scalar;
 
 pub mod engine;
@@ -80,61 +90,48 @@ pub mod engine;
 #[cfg(feature = "shakmaty")]
 pub mod shakmaty;
 
-pub use aligned::{Aligned, AlignedSlice};
-pub use backend::{Backend, LayerOutput};
+// What an engine uses.
 pub use chess::board::{Board, BoardError};
 pub use chess::position::{Bitboards, Color, Piece, PieceKind, Position, Square};
-pub use engine::accumulator::{Accumulator, HalfAccumulator};
-pub use engine::any_network::{AnyNetwork, ArchEntry, ArchInfo, LayerInfo, candidates, candidates_for};
 pub use engine::changes::{MoveChanges, PieceChange};
 pub use engine::evaluation::{BucketValues, Evaluation};
 pub use engine::network::{LoadOptions, Network};
 pub use engine::refresh_cache::RefreshCache;
-pub use engine::sparse_transformed::SparseTransformed;
 pub use engine::stack::AccumulatorStack;
 pub use error::LoadError;
-pub use features::{FeatureList, FeatureSet, FeatureSink};
-pub use format::reader::{Encoding, Header, NetReader};
-pub use format::writer::{NetWriter, Rng};
-pub use overflow::OverflowProof;
 pub use platform::isa::{ISA_ENV, Isa, IsaError};
 
-// The old paths of the modules that moved into folders (see the crate
-// docs), kept (hidden) for generated code (nnue-codegen) and the
-// workspace's other crates until they name the new paths. Also kept, in
-// their modules: `scalar::{Affine, FeatureRows, FloatAffine,
-// ThreatTransformer, Transformer, WideAffine}` (now in `params`),
-// `scalar::PairedSums` (now in `overflow::layers`) and
-// `simd::x86::leb128` (now `format::leb128::x86`).
-#[doc(hidden)]
-#[cfg(feature = "shakmaty")]
-pub use self::shakmaty::{bench, walk};
-#[doc(hidden)]
-pub use chess::{attacks, board, position};
-#[doc(hidden)]
-pub use engine::{accumulator, changes, network, refresh_cache, sparse_transformed, stack};
-#[doc(hidden)]
-pub use format::{bullet, reader, writer};
-#[doc(hidden)]
-pub use platform::{cpu_cache, isa};
+// What tools that handle many architectures or inspect nets use.
+pub use engine::any_network::{AnyNetwork, ArchInfo, LayerInfo, candidates, candidates_for};
+pub use overflow::OverflowProof;
 
-/// The old path of [`engine::evaluation`] and [`engine::any_network`] (one
-/// module before), kept as the modules above.
+// What generated code uses, at short paths.
 #[doc(hidden)]
-pub mod evaluation {
-    pub use crate::engine::any_network::{
-        AnyNetwork, ArchEntry, ArchInfo, FileLoader, LayerInfo, Loader, candidates, candidates_for,
-    };
-    pub use crate::engine::evaluation::{BucketValues, Evaluation};
-}
+pub use aligned::{Aligned, AlignedSlice};
+#[doc(hidden)]
+pub use backend::{Backend, LayerOutput};
+#[doc(hidden)]
+pub use engine::accumulator::{Accumulator, HalfAccumulator};
+#[doc(hidden)]
+pub use engine::any_network::ArchEntry;
+#[doc(hidden)]
+pub use engine::sparse_transformed::SparseTransformed;
+#[doc(hidden)]
+pub use features::{FeatureList, FeatureSet, FeatureSink};
+#[doc(hidden)]
+pub use format::reader::{Encoding, Header, NetReader};
+#[doc(hidden)]
+pub use format::writer::{NetWriter, Rng};
 
 /// Reads a whole file, naming the path in the error.
+#[doc(hidden)]
 pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, LoadError> {
     std::fs::read(path).map_err(|source| LoadError::Io { path: path.to_owned(), source })
 }
 
 /// `&array[start..start + N]` as an array reference. Generated code slices
 /// layer outputs with constant bounds that the generator has checked.
+#[doc(hidden)]
 #[inline(always)]
 pub fn sub<T, const N: usize>(values: &[T], start: usize) -> &[T; N] {
     values[start..start + N].try_into().expect("the generator checked this slice's bounds")

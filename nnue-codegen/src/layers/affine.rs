@@ -1,5 +1,5 @@
 //! `Affine`: i8 weights in rows padded to `padded_inputs`, i32 biases, u8
-//! inputs (`runtime::scalar::Affine`). SIMD targets compute it with the
+//! inputs (`runtime::params::Affine`). SIMD targets compute it with the
 //! column kernel (weights in column layout, sparse inputs skipped) or the
 //! row kernel, as [`Target::affine`] chooses.
 
@@ -30,19 +30,19 @@ impl LayerGen for Affine {
         ));
         Some(quote! {
             #doc
-            #name: #rt::scalar::Affine<#inputs, #padded, #outputs>
+            #name: #rt::params::Affine<#inputs, #padded, #outputs>
         })
     }
 
     fn read(&self, at: &At) -> Option<TokenStream> {
         let (rt, name) = (runtime(), at.name());
         let what = format!("layer stack {{stack}} {}", at.layer.name);
-        Some(quote! { #name: #rt::scalar::Affine::read(r, &::std::format!(#what))? })
+        Some(quote! { #name: #rt::params::Affine::read(r, &::std::format!(#what))? })
     }
 
     fn params(&self) -> Option<Params> {
         let rt = runtime();
-        Some(Params { ty: quote!(#rt::scalar::Affine), weight: quote!(i8), bias: quote!(i32), zero: quote!(0) })
+        Some(Params { ty: quote!(#rt::params::Affine), weight: quote!(i8), bias: quote!(i32), zero: quote!(0) })
     }
 
     fn nonzero_padding(&self, at: &At) -> Option<TokenStream> {
@@ -151,7 +151,7 @@ impl LayerGen for Affine {
                 },
                 quote!(&weights),
                 quote!(&input),
-                quote!(#rt::scalar::PairedSums::of(&weights, #padded)),
+                quote!(#rt::overflow::layers::PairedSums::of(&weights, #padded)),
             ),
             None => (quote!(), quote!(&self.#name.weights), input, quote!(self.#name.paired)),
         };

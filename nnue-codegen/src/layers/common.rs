@@ -103,7 +103,7 @@ pub(crate) trait LayerGen {
 /// The parameters of an affine kind: the runtime type holding them and the
 /// types of its weights and biases.
 pub(crate) struct Params {
-    /// The runtime type (`runtime::scalar::Affine`).
+    /// The runtime type (`runtime::params::Affine`).
     pub ty: TokenStream,
     pub weight: TokenStream,
     pub bias: TokenStream,

@@ -1,4 +1,4 @@
-//! `FloatAffine`: f32 weights and biases (`runtime::scalar::FloatAffine`).
+//! `FloatAffine`: f32 weights and biases (`runtime::params::FloatAffine`).
 //! On SIMD targets it converts its input as it reads it: the `ToFloat` (and
 //! `SCReLU`) right before it are fused into it ([`float_input_chain`]).
 
@@ -23,13 +23,13 @@ impl LayerGen for FloatAffine {
         let doc = doc(&format!("`{}`: {} inputs -> {} outputs, f32.", l.name, l.input_dimensions, l.output_dimensions));
         Some(quote! {
             #doc
-            #name: #rt::scalar::FloatAffine<#inputs, #outputs>
+            #name: #rt::params::FloatAffine<#inputs, #outputs>
         })
     }
 
     fn params(&self) -> Option<Params> {
         let rt = runtime();
-        Some(Params { ty: quote!(#rt::scalar::FloatAffine), weight: quote!(f32), bias: quote!(f32), zero: quote!(0.0) })
+        Some(Params { ty: quote!(#rt::params::FloatAffine), weight: quote!(f32), bias: quote!(f32), zero: quote!(0.0) })
     }
 
     fn fuses(&self, at: &At, _target: &Target) -> Vec<usize> {

@@ -1,5 +1,5 @@
 //! `WideAffine`: i16 weights on u8 or i32 inputs, i32 biases,
-//! `sum / divisor + bias` (`runtime::scalar::WideAffine`). Over an `SCReLU`
+//! `sum / divisor + bias` (`runtime::params::WideAffine`). Over an `SCReLU`
 //! of bytes, SIMD targets multiply in 16 bits where the weights allow it
 //! (checked on loading), the SCReLU fused into the layer; over an SCReLU of
 //! the whole transformer output, straight from the accumulators.
@@ -30,13 +30,13 @@ impl LayerGen for WideAffine {
         ));
         Some(quote! {
             #doc
-            #name: #rt::scalar::WideAffine<#inputs, #outputs>
+            #name: #rt::params::WideAffine<#inputs, #outputs>
         })
     }
 
     fn params(&self) -> Option<Params> {
         let rt = runtime();
-        Some(Params { ty: quote!(#rt::scalar::WideAffine), weight: quote!(i16), bias: quote!(i32), zero: quote!(0) })
+        Some(Params { ty: quote!(#rt::params::WideAffine), weight: quote!(i16), bias: quote!(i32), zero: quote!(0) })
     }
 
     fn fuses(&self, at: &At, target: &Target) -> Vec<usize> {

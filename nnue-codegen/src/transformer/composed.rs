@@ -97,7 +97,7 @@ fn definition(arch: &Arch) -> TokenStream {
             f.dimensions,
             f.weight.rust_name()
         ));
-        quote! { #doc #name: #rt::scalar::FeatureRows<#weight> }
+        quote! { #doc #name: #rt::params::FeatureRows<#weight> }
     });
     let names: Vec<Ident> = arch.features.iter().map(field).collect();
     let scale = i32(arch.transformer.load_scale);
@@ -112,7 +112,7 @@ fn definition(arch: &Arch) -> TokenStream {
             quote!(r.ints(#what, #file_encoding, 1, &mut #name.psqt_weights)?;)
         });
         quote! {
-            let mut #name = #rt::scalar::FeatureRows::<#weight>::zeroed(#dims, L1, PSQT_BUCKETS);
+            let mut #name = #rt::params::FeatureRows::<#weight>::zeroed(#dims, L1, PSQT_BUCKETS);
             r.ints(#what, #encoding, #scale, &mut #name.weights)?;
             #psqt
         }

@@ -1,5 +1,5 @@
 //! The plain transformer: a single feature set of i16 weights, one feature
-//! per piece (`runtime::scalar::Transformer`), its rows added and removed
+//! per piece (`runtime::params::Transformer`), its rows added and removed
 //! by the backend's `accumulate` kernel.
 
 use super::common::TransformerGen;
@@ -28,7 +28,7 @@ impl TransformerGen for Plain {
         let rt = runtime();
         quote! {
             /// The transformer's parameters.
-            type Transformer = #rt::scalar::Transformer<L1, PSQT_BUCKETS>;
+            type Transformer = #rt::params::Transformer<L1, PSQT_BUCKETS>;
         }
     }
 

@@ -1,7 +1,8 @@
 //! The architecture as a type: what every generated `Network` implements, so
 //! that engines, tools and benchmarks can be written once for all of them.
 
-use crate::{Bitboards, Color, Evaluation, FeatureSink, Isa, LoadError, OverflowProof, Position};
+use crate::features::FeatureSink;
+use crate::{Bitboards, Color, Evaluation, Isa, LoadError, OverflowProof, Position};
 
 /// How a net file is loaded.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

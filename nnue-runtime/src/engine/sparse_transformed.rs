@@ -4,7 +4,7 @@
 //! [`crate::kernels::nonzero_chunks`]): what [`crate::Network::transform`]
 //! hands to [`crate::Network::forward`] for such networks.
 
-use crate::Aligned;
+use crate::aligned::Aligned;
 use crate::kernels::ChunkList;
 
 /// `BYTES` output bytes and the list of their non-zero chunks of four

@@ -124,8 +124,8 @@ fn slot_sums<W: Copy + Into<i32>>(values: &[W], width: usize, slots: &[Vec<usize
 /// Per attacker group (`relative * 64 + square`) and column of `values`
 /// (`width` per feature row): the sum over the group's slots of each slot's
 /// largest positive value, and the magnitude of the sum of each slot's most
-/// negative one. Held by blocks of [`VIEW_BLOCK`] columns (the last padded
-/// with zeros), each block's groups together: [`block_bound`] reads one
+/// negative one. Held by blocks of `VIEW_BLOCK` columns (the last padded
+/// with zeros), each block's groups together: `block_bound` reads one
 /// block of every group at a time.
 pub struct GroupTops {
     pub width: usize,
@@ -419,7 +419,7 @@ fn pair_tops<P: Copy + Into<i32>>(weights: &[P], width: usize) -> GroupTops {
 /// largest of the own side's maxima plus the 16 largest of the opponent's
 /// (16 pieces a side), of which at most 9 queens a side (a queen and 8
 /// promotions); likewise below. Pawn pairs come with their pawns: a pawn
-/// adds, per partner square, its best pair row ([`pair_tops`]). Where that
+/// adds, per partner square, its best pair row (`pair_tops`). Where that
 /// leaves i16, [`super::pairwise`] bounds the lane in that view again with
 /// each feature's second piece priced; where that still leaves it, the
 /// pawn pairs' rows (their `MAX_ACTIVE` largest) stand in for their pawns'

@@ -15,11 +15,3 @@ mod wide_affine;
 
 pub use activation::{clipped_relu, crelu_f32, screlu, sqr_clipped_relu, to_float, to_int};
 pub use transformer::{i16_values, join_halves, transform_accumulators, transform_clip, transform_pairwise};
-
-// The old paths of the parameters (now in [`crate::params`]) and of
-// PairedSums (decided by the overflow proof: [`crate::overflow::layers`]),
-// kept (hidden) for generated code until it names the new paths.
-#[doc(hidden)]
-pub use crate::overflow::layers::PairedSums;
-#[doc(hidden)]
-pub use crate::params::{Affine, FeatureRows, FloatAffine, ThreatTransformer, Transformer, WideAffine};

@@ -6,7 +6,8 @@
 
 use crate::shakmaty::walk::walk;
 use crate::shakmaty::{chess_from_fen, move_changes};
-use crate::{AccumulatorStack, Color, FeatureSink, MoveChanges, Network, Position, RefreshCache};
+use crate::features::FeatureSink;
+use crate::{AccumulatorStack, Color, MoveChanges, Network, Position, RefreshCache};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position as _};
 use std::time::Instant;

@@ -23,10 +23,5 @@ pub use avx512::{Avx512Dot, Avx512Lanes};
 pub use avx512_vnni::{Avx512VnniDot, Avx512VnniDot256};
 pub use join::join_16;
 
-/// The SSSE3 LEB128 block decoder's old path (it is a file-format concern:
-/// [`crate::format`]), kept for code outside the crate.
-#[doc(hidden)]
-pub use crate::format::leb128::x86 as leb128;
-
 // The tokens of the instruction-set table's x86-64 rows.
 nnue_isa::simd_isas!(backend_tokens);
