@@ -82,7 +82,10 @@ pub fn candidates<'e>(entries: &'e [ArchEntry], bytes: &[u8]) -> Result<Vec<&'e 
 
 /// The architectures whose version and header hash are `header`'s (see
 /// [`candidates`]).
-pub fn candidates_for<'e>(entries: &'e [ArchEntry], header: &crate::format::reader::Header) -> Result<Vec<&'e ArchEntry>, LoadError> {
+pub fn candidates_for<'e>(
+    entries: &'e [ArchEntry],
+    header: &crate::format::reader::Header,
+) -> Result<Vec<&'e ArchEntry>, LoadError> {
     let found: Vec<&ArchEntry> =
         entries.iter().filter(|e| e.info.version == header.version && e.info.header_hash == header.hash).collect();
     if found.is_empty() {

@@ -4,9 +4,9 @@
 //! criterion benchmarks and the Stockfish comparison
 //! (`tools/stockfish-compare/`) all time these, on [`TIMING_MOVES`].
 
+use crate::features::FeatureSink;
 use crate::shakmaty::walk::walk;
 use crate::shakmaty::{chess_from_fen, move_changes};
-use crate::features::FeatureSink;
 use crate::{AccumulatorStack, Color, MoveChanges, Network, Position, RefreshCache};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position as _};
