@@ -110,14 +110,14 @@
 
 pub use nnue_macros::nnue;
 
-pub use nnue_runtime::{
-    AccumulatorStack, Bitboards, Board, BoardError, BucketValues, Color, Evaluation, Isa, IsaError, LoadError,
-    LoadOptions, MoveChanges, Network, Piece, PieceChange, PieceKind, Position, RefreshCache, Square,
-};
 /// [`Position`] for shakmaty's positions, FEN parsing and a move's changes
 /// (feature `shakmaty`).
 #[cfg(feature = "shakmaty")]
 pub use nnue_runtime::shakmaty;
+pub use nnue_runtime::{
+    AccumulatorStack, Bitboards, Board, BoardError, BucketValues, Color, Evaluation, Isa, IsaError, LoadError,
+    LoadOptions, MoveChanges, Network, Piece, PieceChange, PieceKind, Position, RefreshCache, Square,
+};
 
 /// The runtime in full, for tools: networks of any architecture
 /// ([`runtime::AnyNetwork`]), the overflow proof, net files.
