@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <memory>
 #include <type_traits>
-#include <deque>
 #include <string>
 #include <vector>
 
@@ -43,7 +42,9 @@ namespace {
 using namespace ::nnue_cmp;
 using namespace Eval::NNUE;
 
-// One of the two nets: its transformer, layer stacks and accumulator slot.
+// One of the two nets (its transformer, layer stacks and accumulator slot),
+// and what nnue_cmp::bench() needs from Stockfish 16.1: per operation the
+// untimed setup of a position, returning the work to time.
 template<NetSize Size, typename FT, typename Layers, typename Acc>
 struct Net {
     FT&          ft;
@@ -51,157 +52,83 @@ struct Net {
     Acc StateInfo::*acc;
     alignas(64) TransformedFeatureType transformed[FT::BufferSize];
 
+    static constexpr bool        refresh_cache = false;
+    static constexpr const char* name          = "Stockfish 16.1";
+
+    static void set(Position& pos, const std::string& fen, StateInfo& st) { pos.set(fen, false, &st); }
+    static Move to_move(const Position& pos, std::string uci) { return UCI::to_move(pos, uci); }
+
     void not_computed(const Position& pos) {
         (pos.state()->*acc).computed[WHITE] = false;
         (pos.state()->*acc).computed[BLACK] = false;
     }
     int evaluate(const Position& pos) { return Eval::NNUE::evaluate<Size>(pos, false, nullptr); }
-    std::int32_t forward(int bucket) { return layers[bucket]->propagate(transformed); }
-};
+    std::int32_t propagate(int bucket) { return layers[bucket]->propagate(transformed); }
 
-template<typename N>
-void bench(N& n, std::istream& is) {
-    std::string path, ops_list;
-    int         runs = 21;
-    is >> path >> runs >> ops_list;
-    std::vector<MoveRow> rows;
-    std::vector<Op>      ops;
-    if (!read_moves(path, rows))
-        return fail("cannot read " + path);
-    if (!parse_ops(ops_list.empty() ? "all" : ops_list, false, ops))
-        return fail("unknown operation in `" + ops_list + "`");
-    for (Op op : ops)
-        if (op == Op::RefreshHot)
-            return fail("Stockfish 16.1 has no refresh cache (no refresh_hot)");
-
-    std::deque<StateInfo> states(rows.size());
-    std::vector<Position> positions(rows.size());
-    std::vector<Move>     quiet(rows.size(), Move::none());
-    for (std::size_t i = 0; i < rows.size(); ++i)
-    {
-        positions[i].set(rows[i].fen, false, &states[i]);
-        if (rows[i].quiet != "-")
-        {
-            quiet[i] = UCI::to_move(positions[i], rows[i].quiet);
-            if (quiet[i] == Move::none())
-                return fail("illegal move " + rows[i].quiet + " in " + rows[i].fen);
-        }
+    auto refresh(Position& pos) {
+        not_computed(pos);
+        return [this, &pos] { return evaluate(pos); };
     }
-    const double clock = clock_overhead_ns();
+    auto eval(Position& pos) {
+        not_computed(pos);
+        keep(evaluate(pos));  // accumulators ready, layers warm
+        return [this, &pos] { return evaluate(pos); };
+    }
+    auto forward(Position& pos) {
+        not_computed(pos);
+        const int bucket = (pos.count<ALL_PIECES>() - 1) / 4;
+        ft.transform(pos, transformed, bucket);
+        keep(propagate(bucket));
+        return [this, bucket] { return propagate(bucket); };
+    }
+    auto move(Position& pos, Move m, StateInfo& st) {
+        not_computed(pos);
+        ft.hint_common_access(pos);  // the accumulators computed, nothing else
+        return [this, &pos, m, &st] {
+            pos.do_move(m, st);
+            int v = evaluate(pos);
+            pos.undo_move(m);
+            return v;
+        };
+    }
+    auto domove(Position& pos, Move m, StateInfo& st) {
+        not_computed(pos);
+        ft.hint_common_access(pos);
+        return [&pos, m, &st] {
+            pos.do_move(m, st);
+            const int v = int(pos.side_to_move());
+            pos.undo_move(m);
+            return v;
+        };
+    }
 
-    auto pass = [&](Op op) {
-        PassResult res;
-        for (std::size_t i = 0; i < positions.size(); ++i)
-        {
-            Position& pos = positions[i];
-            double    ns  = 0;
-            switch (op)
-            {
-            case Op::Refresh :
-                n.not_computed(pos);
-                ns = timed([&] { return n.evaluate(pos); }, res.checksum);
-                break;
-            case Op::RefreshHot :
-                break;
-            case Op::Eval :
-                n.not_computed(pos);
-                keep(n.evaluate(pos));  // accumulators ready, layers warm
-                ns = timed([&] { return n.evaluate(pos); }, res.checksum);
-                break;
-            case Op::Forward : {
-                n.not_computed(pos);
-                const int bucket = (pos.count<ALL_PIECES>() - 1) / 4;
-                n.ft.transform(pos, n.transformed, bucket);
-                keep(n.forward(bucket));
-                ns = timed([&] { return n.forward(bucket); }, res.checksum);
-                break;
-            }
-            case Op::Move : {
-                if (quiet[i] == Move::none())
-                    continue;
-                const Move m = quiet[i];
-                n.not_computed(pos);
-                n.ft.hint_common_access(pos);  // the accumulators computed, nothing else
-                StateInfo st;
-                ns = timed(
-                  [&] {
-                      pos.do_move(m, st);
-                      int v = n.evaluate(pos);
-                      pos.undo_move(m);
-                      return v;
-                  },
-                  res.checksum);
-                break;
-            }
-            case Op::DoMove : {  // the move making that `move` includes, alone
-                if (quiet[i] == Move::none())
-                    continue;
-                const Move m = quiet[i];
-                n.not_computed(pos);
-                n.ft.hint_common_access(pos);
-                StateInfo st;
-                ns = timed(
-                  [&] {
-                      pos.do_move(m, st);
-                      const int v = int(pos.side_to_move());
-                      pos.undo_move(m);
-                      return v;
-                  },
-                  res.checksum);
-                break;
-            }
-            }
-            res.total_ns += ns - clock;
-            res.positions += 1;
-        }
-        return res;
-    };
-    run_bench(ops, runs, pass);
-}
-
-template<typename N>
-void dump(N& n, std::istream& is) {
-    std::string path;
-    is >> path;
-    std::vector<std::string> fens;
-    if (!read_fens(path, fens))
-        return fail("cannot read " + path);
-    std::printf("fen\tbucket");
-    for (const char* col : {"psqt", "positional", "psqtacc_stm", "psqtacc_nstm"})
-        for (int b = 0; b < 8; ++b)
-            std::printf("\t%s_%d", col, b);
-    std::printf("\n");
-    for (const auto& fen : fens)
-    {
+    Outputs outputs(const std::string& fen) {
         StateInfo st;
         Position  pos;
-        pos.set(fen, false, &st);
-        std::int32_t psqt[8], positional[8];
+        set(pos, fen, st);
+        Outputs out;
+        out.bucket = (pos.count<ALL_PIECES>() - 1) / 4;
         for (int b = 0; b < 8; ++b)
         {
-            psqt[b]       = n.ft.transform(pos, n.transformed, b);
-            positional[b] = n.forward(b);
+            out.psqt[b]       = ft.transform(pos, transformed, b);
+            out.positional[b] = propagate(b);
         }
-        std::printf("%s\t%d", fen.c_str(), (pos.count<ALL_PIECES>() - 1) / 4);
         for (int b = 0; b < 8; ++b)
-            std::printf("\t%d", psqt[b]);
-        for (int b = 0; b < 8; ++b)
-            std::printf("\t%d", positional[b]);
-        for (Color c : {pos.side_to_move(), ~pos.side_to_move()})
-            for (int b = 0; b < 8; ++b)
-                std::printf("\t%d", (st.*n.acc).psqtAccumulation[c][b]);
-        std::printf("\n");
+        {
+            out.psqtacc_stm[b]  = (st.*acc).psqtAccumulation[pos.side_to_move()][b];
+            out.psqtacc_nstm[b] = (st.*acc).psqtAccumulation[~pos.side_to_move()][b];
+        }
+        return out;
     }
-    std::printf("nnuedump\tdone\n");
-    std::fflush(stdout);
-}
+};
 
 template<typename N>
 void run(N& n, const std::string& token, std::istream& is) {
     if (token == "nnuebench")
-        bench(n, is);
+        nnue_cmp::bench<Position, StateInfo>(n, is, Move::none());
     else
-        dump(n, is);
+        nnue_cmp::dump(is, Outputs::columns(),
+                       [&](const std::string& fen) { return n.outputs(fen).values(); });
 }
 
 }  // namespace

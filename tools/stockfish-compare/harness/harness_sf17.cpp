@@ -17,7 +17,6 @@
 // Stockfish file has to be edited for it.
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -160,160 +159,90 @@ struct Runner {
         for (Color c : {WHITE, BLACK})
             cache[pos.square<KING>(c)][c].clear(ft.biases);
     }
-};
 
-template<typename R>
-void bench(R& r, std::istream& is) {
-    std::string path, ops_list;
-    int         runs = 21;
-    is >> path >> runs >> ops_list;
-    std::vector<MoveRow> rows;
-    std::vector<Op>      ops;
-    if (!read_moves(path, rows))
-        return fail("cannot read " + path);
-    if (!parse_ops(ops_list.empty() ? "all" : ops_list, true, ops))
-        return fail("unknown operation in `" + ops_list + "`");
+    // What nnue_cmp::bench() needs from Stockfish 17.1: per operation the
+    // untimed setup of a position, returning the work to time.
+    static constexpr bool refresh_cache = true;
 
-    // Positions set up once; every position keeps its own StateInfo.
-    std::deque<StateInfo> states(rows.size());
-    std::vector<Position> positions(rows.size());
-    std::vector<Move>     quiet(rows.size(), Move::none());
-    for (std::size_t i = 0; i < rows.size(); ++i)
-    {
-        positions[i].set(rows[i].fen, false, &states[i]);
-        if (rows[i].quiet != "-")
-        {
-            quiet[i] = UCIEngine::to_move(positions[i], rows[i].quiet);
-            if (quiet[i] == Move::none())
-                return fail("illegal move " + rows[i].quiet + " in " + rows[i].fen);
-        }
+    static void set(Position& pos, const std::string& fen, StateInfo& st) { pos.set(fen, false, &st); }
+    static Move to_move(const Position& pos, std::string uci) { return UCIEngine::to_move(pos, uci); }
+
+    auto refresh(Position& pos) {
+        root();
+        empty_cache_entries(pos);
+        return [this, &pos] { return evaluate(pos); };
     }
-    const double clock = clock_overhead_ns();
+    auto refresh_hot(Position& pos) {
+        compute(pos);  // the cache now holds this very position
+        root();
+        return [this, &pos] { return evaluate(pos); };
+    }
+    auto eval(Position& pos) {
+        compute(pos);
+        std::int64_t warm = 0;
+        warm += evaluate(pos);  // warms the layer stack's weights
+        keep(warm);
+        return [this, &pos] { return evaluate(pos); };
+    }
+    auto forward(Position& pos) {
+        compute(pos);
+        const int bucket = (pos.count<ALL_PIECES>() - 1) / 4;
+        ft.transform(pos, *stack, &cache, transformed, bucket);
+        auto* layer = &layers[bucket];
+        keep(layer->propagate(transformed));
+        return [this, layer] { return layer->propagate(transformed); };
+    }
+    auto move(Position& pos, Move m, StateInfo& st) {
+        compute(pos);
+        return [this, &pos, m, &st] {
+            DirtyPiece dp = pos.do_move(m, st, pos.gives_check(m), nullptr);
+            stack->push(dp);
+            int v = evaluate(pos);
+            stack->pop();
+            pos.undo_move(m);
+            return v;
+        };
+    }
+    auto domove(Position& pos, Move m, StateInfo& st) {
+        compute(pos);
+        return [this, &pos, m, &st] {
+            DirtyPiece dp = pos.do_move(m, st, pos.gives_check(m), nullptr);
+            stack->push(dp);
+            stack->pop();
+            pos.undo_move(m);
+            return dp.dirty_num;
+        };
+    }
 
-    auto pass = [&](Op op) {
-        PassResult res;
-        for (std::size_t i = 0; i < positions.size(); ++i)
-        {
-            Position& pos = positions[i];
-            double    ns  = 0;
-            switch (op)
-            {
-            case Op::Refresh :
-                r.root();
-                r.empty_cache_entries(pos);
-                ns = timed([&] { return r.evaluate(pos); }, res.checksum);
-                break;
-            case Op::RefreshHot :
-                r.compute(pos);  // the cache now holds this very position
-                r.root();
-                ns = timed([&] { return r.evaluate(pos); }, res.checksum);
-                break;
-            case Op::Eval : {
-                r.compute(pos);
-                std::int64_t warm = 0;
-                warm += r.evaluate(pos);  // warms the layer stack's weights
-                keep(warm);
-                ns = timed([&] { return r.evaluate(pos); }, res.checksum);
-                break;
-            }
-            case Op::Forward : {
-                r.compute(pos);
-                const int bucket = (pos.count<ALL_PIECES>() - 1) / 4;
-                r.ft.transform(pos, *r.stack, &r.cache, r.transformed, bucket);
-                auto* layer = &r.layers[bucket];
-                keep(layer->propagate(r.transformed));
-                ns = timed([&] { return layer->propagate(r.transformed); }, res.checksum);
-                break;
-            }
-            case Op::Move : {
-                if (quiet[i] == Move::none())
-                    continue;
-                const Move m = quiet[i];
-                r.compute(pos);
-                StateInfo st;
-                ns = timed(
-                  [&] {
-                      DirtyPiece dp = pos.do_move(m, st, pos.gives_check(m), nullptr);
-                      r.stack->push(dp);
-                      int v = r.evaluate(pos);
-                      r.stack->pop();
-                      pos.undo_move(m);
-                      return v;
-                  },
-                  res.checksum);
-                break;
-            }
-            case Op::DoMove : {  // the move making that `move` includes, alone
-                if (quiet[i] == Move::none())
-                    continue;
-                const Move m = quiet[i];
-                r.compute(pos);
-                StateInfo st;
-                ns = timed(
-                  [&] {
-                      DirtyPiece dp = pos.do_move(m, st, pos.gives_check(m), nullptr);
-                      r.stack->push(dp);
-                      r.stack->pop();
-                      pos.undo_move(m);
-                      return dp.dirty_num;
-                  },
-                  res.checksum);
-                break;
-            }
-            }
-            res.total_ns += ns - clock;
-            res.positions += 1;
-        }
-        return res;
-    };
-    run_bench(ops, runs, pass);
-}
-
-template<typename R>
-void dump(R& r, std::istream& is) {
-    std::string path;
-    is >> path;
-    std::vector<std::string> fens;
-    if (!read_fens(path, fens))
-        return fail("cannot read " + path);
-    std::printf("fen\tbucket");
-    for (const char* col : {"psqt", "positional", "psqtacc_stm", "psqtacc_nstm"})
-        for (int b = 0; b < 8; ++b)
-            std::printf("\t%s_%d", col, b);
-    std::printf("\n");
-    for (const auto& fen : fens)
-    {
+    Outputs outputs(const std::string& fen) {
         StateInfo st;
         Position  pos;
-        pos.set(fen, false, &st);
-        r.compute(pos);
-        std::int32_t psqt[8], positional[8];
+        set(pos, fen, st);
+        compute(pos);
+        Outputs out;
+        out.bucket = (pos.count<ALL_PIECES>() - 1) / 4;
         for (int b = 0; b < 8; ++b)
         {
-            psqt[b]       = r.ft.transform(pos, *r.stack, &r.cache, r.transformed, b);
-            positional[b] = r.layers[b].propagate(r.transformed);
+            out.psqt[b]       = ft.transform(pos, *stack, &cache, transformed, b);
+            out.positional[b] = layers[b].propagate(transformed);
         }
-        std::printf("%s\t%d", fen.c_str(), (pos.count<ALL_PIECES>() - 1) / 4);
         for (int b = 0; b < 8; ++b)
-            std::printf("\t%d", psqt[b]);
-        for (int b = 0; b < 8; ++b)
-            std::printf("\t%d", positional[b]);
-        for (Color c : {pos.side_to_move(), ~pos.side_to_move()})
-            for (int b = 0; b < 8; ++b)
-                std::printf("\t%d", r.psqt_accumulator(c, b));
-        std::printf("\n");
+        {
+            out.psqtacc_stm[b]  = psqt_accumulator(pos.side_to_move(), b);
+            out.psqtacc_nstm[b] = psqt_accumulator(~pos.side_to_move(), b);
+        }
+        return out;
     }
-    std::printf("nnuedump\tdone\n");
-    std::fflush(stdout);
-}
+};
 
 template<typename R>
 void run(R& r, const std::string& token, std::istream& is) {
     std::printf("nnue_compare_net\t%s\n", r.file().c_str());
     if (token == "nnuebench")
-        bench(r, is);
+        nnue_cmp::bench<Position, StateInfo>(r, is, Move::none());
     else
-        dump(r, is);
+        nnue_cmp::dump(is, Outputs::columns(),
+                       [&](const std::string& fen) { return r.outputs(fen).values(); });
 }
 
 void command(Engine& engine, const std::string& token, std::istream& is);

@@ -3,7 +3,9 @@
 // Written for this project; compiled into a Stockfish checkout by
 // compare.py (copied next to Stockfish's sources as nnue_compare_common.h).
 // It only uses the C++ standard library: the Stockfish-specific parts live
-// in the per-era files (harness_sf12.cpp, harness_sf16.cpp, harness_sf17.cpp).
+// in the per-era files (harness_sf12.cpp, harness_sf16.cpp, harness_sf17.cpp,
+// harness_sf18.cpp, harness_dev.cpp), which hand them to bench() and dump()
+// below.
 //
 // Timing rules (the same as nnue-runtime/src/shakmaty/bench.rs):
 // - each operation is timed per position, right after an untimed setup,
@@ -20,6 +22,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -176,11 +179,104 @@ struct PassResult {
     std::int64_t checksum  = 0;
 };
 
-// Times every operation in `ops` with `pass(op)` (one warm-up pass, then the
-// median over `runs` passes of ns per position) and prints one line per
-// operation: "nnuebench <op> <median ns> <positions> <checksum>".
-template<typename Pass>
-void run_bench(const std::vector<Op>& ops, int runs, Pass&& pass) {
+inline void fail(const std::string& message) {
+    std::printf("nnue_compare_error\t%s\n", message.c_str());
+    std::fflush(stdout);
+}
+
+// `nnuebench <timing_moves.tsv> <runs> <ops>` (the slot already read from
+// `is`): sets up the file's positions and moves, then times each operation
+// in `ops` (one warm-up pass, then the median over `runs` passes of ns per
+// position) and prints one line per operation:
+// "nnuebench <op> <median ns> <positions> <checksum>".
+//
+// Position and State are the version's Position and StateInfo, `none` its
+// "no move". `h` holds what differs between versions:
+//   refresh_cache                  (static constexpr bool) whether refresh_hot exists;
+//                                  if not, `name` (for the error message)
+//   set(pos, fen, st)              sets pos from fen, with st as its state
+//   to_move(pos, uci)              the move, or none
+// and, per operation, the untimed setup of one position, which returns the
+// work to time (a lambda returning an integer, added to the checksum):
+//   refresh(pos), refresh_hot(pos) (only with refresh_cache), eval(pos),
+//   forward(pos), move(pos, m, st), domove(pos, m, st) (st: a fresh state)
+// They are resolved at compile time and inline: the timed region holds the
+// returned lambda's work alone.
+template<typename Position, typename State, typename H, typename Move>
+void bench(H& h, std::istream& is, Move none) {
+    std::string path, ops_list;
+    int         runs = 21;
+    is >> path >> runs >> ops_list;
+    std::vector<MoveRow> rows;
+    std::vector<Op>      ops;
+    if (!read_moves(path, rows))
+        return fail("cannot read " + path);
+    if (!parse_ops(ops_list.empty() ? "all" : ops_list, H::refresh_cache, ops))
+        return fail("unknown operation in `" + ops_list + "`");
+    if constexpr (!H::refresh_cache)
+        for (Op op : ops)
+            if (op == Op::RefreshHot)
+                return fail(std::string(H::name) + " has no refresh cache (no refresh_hot)");
+
+    // Positions set up once; every position keeps its own state.
+    std::deque<State>     states(rows.size());
+    std::vector<Position> positions(rows.size());
+    std::vector<Move>     quiet(rows.size(), none);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+    {
+        h.set(positions[i], rows[i].fen, states[i]);
+        if (rows[i].quiet != "-")
+        {
+            quiet[i] = h.to_move(positions[i], rows[i].quiet);
+            if (quiet[i] == none)
+                return fail("illegal move " + rows[i].quiet + " in " + rows[i].fen);
+        }
+    }
+    const double clock = clock_overhead_ns();
+
+    // One pass of `op` over all positions.
+    auto pass = [&](Op op) {
+        PassResult res;
+        for (std::size_t i = 0; i < positions.size(); ++i)
+        {
+            Position& pos = positions[i];
+            double    ns  = 0;
+            switch (op)
+            {
+            case Op::Refresh :
+                ns = timed(h.refresh(pos), res.checksum);
+                break;
+            case Op::RefreshHot :
+                if constexpr (H::refresh_cache)
+                    ns = timed(h.refresh_hot(pos), res.checksum);
+                break;
+            case Op::Eval :
+                ns = timed(h.eval(pos), res.checksum);
+                break;
+            case Op::Forward :
+                ns = timed(h.forward(pos), res.checksum);
+                break;
+            case Op::Move : {
+                if (quiet[i] == none)
+                    continue;
+                State st;
+                ns = timed(h.move(pos, quiet[i], st), res.checksum);
+                break;
+            }
+            case Op::DoMove : {  // the move making that `move` includes, alone
+                if (quiet[i] == none)
+                    continue;
+                State st;
+                ns = timed(h.domove(pos, quiet[i], st), res.checksum);
+                break;
+            }
+            }
+            res.total_ns += ns - clock;
+            res.positions += 1;
+        }
+        return res;
+    };
+
     runs = std::max(runs, 1);
     for (Op op : ops)
     {
@@ -202,8 +298,50 @@ void run_bench(const std::vector<Op>& ops, int runs, Pass&& pass) {
     std::fflush(stdout);
 }
 
-inline void fail(const std::string& message) {
-    std::printf("nnue_compare_error\t%s\n", message.c_str());
+// What nnuedump prints per position from sf_16.1 on (the reference files'
+// columns): the layer-stack bucket; per bucket b the PSQT output and the
+// layer stack's output; the PSQT accumulators of the side to move and of the
+// other side, per bucket.
+struct Outputs {
+    std::int32_t bucket, psqt[8], positional[8], psqtacc_stm[8], psqtacc_nstm[8];
+
+    static std::vector<std::string> columns() {
+        std::vector<std::string> names{"bucket"};
+        for (const char* col : {"psqt", "positional", "psqtacc_stm", "psqtacc_nstm"})
+            for (int b = 0; b < 8; ++b)
+                names.push_back(std::string(col) + "_" + std::to_string(b));
+        return names;
+    }
+    std::vector<std::int32_t> values() const {
+        std::vector<std::int32_t> v{bucket};
+        for (const std::int32_t* part : {psqt, positional, psqtacc_stm, psqtacc_nstm})
+            v.insert(v.end(), part, part + 8);
+        return v;
+    }
+};
+
+// `nnuedump <fens.txt>` (the slot already read from `is`): the header
+// "fen <columns>", then per FEN of the file "<fen> <values>" with
+// values = row(fen), then "nnuedump done" (tab-separated).
+template<typename Row>
+void dump(std::istream& is, const std::vector<std::string>& columns, Row&& row) {
+    std::string path;
+    is >> path;
+    std::vector<std::string> fens;
+    if (!read_fens(path, fens))
+        return fail("cannot read " + path);
+    std::printf("fen");
+    for (const auto& col : columns)
+        std::printf("\t%s", col.c_str());
+    std::printf("\n");
+    for (const auto& fen : fens)
+    {
+        std::printf("%s", fen.c_str());
+        for (std::int32_t v : row(fen))
+            std::printf("\t%d", v);
+        std::printf("\n");
+    }
+    std::printf("nnuedump\tdone\n");
     std::fflush(stdout);
 }
 
