@@ -1,0 +1,240 @@
+//! `nnue_stack`: one search thread's accumulator stack, with the board at
+//! each of its levels, against which every move's piece changes are checked.
+
+use crate::args::{Out, exclusive, shared, slice};
+use crate::board::{Board, side};
+use crate::erased::ErasedStack;
+use crate::error::{Error, Failure};
+use crate::guard::guard;
+use crate::net::Net;
+use crate::types::{Eval, NNUE_MAX_PLY, PieceChange, PieceOn};
+use std::ffi::c_int;
+
+/// An accumulator stack (opaque): one per search thread, never used by two
+/// threads at once (it may move between threads). It keeps its net alive.
+pub struct Stack {
+    inner: Box<dyn ErasedStack>,
+    /// The board at the root, then after each pushed move; empty until
+    /// the first reset.
+    boards: Vec<Board>,
+    /// Whether a call into the runtime's stack is under way: still set
+    /// afterwards only if it panicked, and then the stack must be reset
+    /// (and is renewed when it is).
+    broken: bool,
+    buckets: usize,
+}
+
+impl Stack {
+    /// The current position's board and the runtime's stack, if the stack
+    /// was reset.
+    fn current(&mut self) -> Result<(&Board, Runtime<'_>), Failure> {
+        match self.boards.last() {
+            Some(board) if !self.broken => Ok((board, Runtime { inner: &mut *self.inner, broken: &mut self.broken })),
+            _ => Err(Failure::new(Error::NotReset, "reset the stack with nnue_stack_reset first")),
+        }
+    }
+}
+
+/// The runtime's stack, to call into.
+struct Runtime<'s> {
+    inner: &'s mut dyn ErasedStack,
+    broken: &'s mut bool,
+}
+
+impl Runtime<'_> {
+    /// Runs `f` on the runtime's stack, marking the stack broken while it
+    /// runs: only a panic leaves the mark.
+    fn run<R>(self, f: impl FnOnce(&mut dyn ErasedStack) -> R) -> R {
+        *self.broken = true;
+        let result = f(self.inner);
+        *self.broken = false;
+        result
+    }
+}
+
+/// Makes a stack for `net`, to be reset before use.
+///
+/// # Safety
+/// `net` is NULL or a live net; `out_stack` is NULL or valid for writing a
+/// pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn nnue_stack_new(net: *const Net, out_stack: *mut *mut Stack) -> c_int {
+    guard(|| {
+        let out = Out::new(out_stack, "out_stack")?;
+        // SAFETY: a live net or NULL, by the caller's promise.
+        let net = unsafe { shared(net, "net")? };
+        let stack =
+            Stack { inner: net.inner.new_stack(), boards: Vec::new(), broken: false, buckets: net.inner.buckets() };
+        // SAFETY: valid for writing, by the caller's promise.
+        unsafe { out.write(Box::into_raw(Box::new(stack))) };
+        Ok(())
+    })
+}
+
+/// Frees a stack. NULL is allowed and does nothing.
+///
+/// # Safety
+/// `stack` is NULL or a stack that `nnue_stack_new` made and that is not
+/// freed yet, nor in use by another thread.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn nnue_stack_free(stack: *mut Stack) -> c_int {
+    guard(|| {
+        if stack.is_null() {
+            return Ok(());
+        }
+        // SAFETY: a live stack, by the caller's promise (checked for alignment).
+        unsafe { exclusive(stack, "stack")? };
+        // SAFETY: it came from `Box::into_raw` in `nnue_stack_new`, and the caller gives it up.
+        drop(unsafe { Box::from_raw(stack) });
+        Ok(())
+    })
+}
+
+/// Starts over at a position: its `n` pieces (kings included, in any
+/// order). Fails unless every square is 0..=63 and every piece code
+/// 0..=11, no two pieces share a square, each side has one king, and
+/// `n <= NNUE_MAX_PIECES`. The side to move is given to each evaluation.
+///
+/// # Safety
+/// `stack` is NULL or a live stack that no other thread uses; `pieces` is
+/// NULL or points to `n` readable `nnue_piece`s.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn nnue_stack_reset(stack: *mut Stack, pieces: *const PieceOn, n: usize) -> c_int {
+    guard(|| {
+        // SAFETY: a live, unshared stack or NULL, and `n` pieces or NULL, by the caller's promise.
+        let (stack, pieces) = unsafe { (exclusive(stack, "stack")?, slice(pieces, n, "pieces")?) };
+        let root = Board::new(pieces)?;
+        if stack.broken {
+            stack.inner.renew();
+            stack.broken = false;
+        }
+        Runtime { inner: &mut *stack.inner, broken: &mut stack.broken }.run(|inner| inner.reset(&root));
+        stack.boards.clear();
+        stack.boards.push(root);
+        Ok(())
+    })
+}
+
+/// Makes a move: its `n` piece changes (every piece it moved, captured or
+/// promoted; 0 to 3 of them, 0 for a null move). Nothing is computed until
+/// an evaluation. Fails unless each change's piece code is 0..=11 and its
+/// squares 0..=63 or `NNUE_NO_SQUARE` (not both), every piece removed is on
+/// its `from` square, every square landed on is empty once the pieces have
+/// left, and the board after it has one king a side. At most
+/// `NNUE_MAX_PLY` moves above the reset.
+///
+/// # Safety
+/// `stack` is NULL or a live stack that no other thread uses; `changes` is
+/// NULL or points to `n` readable `nnue_change`s.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn nnue_stack_push(stack: *mut Stack, changes: *const PieceChange, n: usize) -> c_int {
+    guard(|| {
+        // SAFETY: a live, unshared stack or NULL, and `n` changes or NULL, by the caller's promise.
+        let (stack, changes) = unsafe { (exclusive(stack, "stack")?, slice(changes, n, "changes")?) };
+        let full = stack.boards.len() > NNUE_MAX_PLY;
+        let (board, runtime) = stack.current()?;
+        let (next, changes) = board.after(changes)?;
+        if full {
+            return Err(Failure::new(Error::StackFull, format!("{NNUE_MAX_PLY} moves pushed already")));
+        }
+        runtime.run(|inner| inner.push(&changes));
+        stack.boards.push(next);
+        Ok(())
+    })
+}
+
+/// Unmakes the last move pushed.
+///
+/// # Safety
+/// `stack` is NULL or a live stack that no other thread uses.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn nnue_stack_pop(stack: *mut Stack) -> c_int {
+    guard(|| {
+        // SAFETY: a live, unshared stack or NULL, by the caller's promise.
+        let stack = unsafe { exclusive(stack, "stack")? };
+        let root = stack.boards.len() == 1;
+        let (_, runtime) = stack.current()?;
+        if root {
+            return Err(Failure::new(Error::EmptyStack, "no move pushed since the reset"));
+        }
+        runtime.run(|inner| inner.pop());
+        stack.boards.pop();
+        Ok(())
+    })
+}
+
+/// The number of moves pushed since the reset.
+///
+/// # Safety
+/// `stack` is NULL or a live stack that no other thread uses; `out_ply` is
+/// NULL or valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn nnue_stack_ply(stack: *const Stack, out_ply: *mut usize) -> c_int {
+    guard(|| {
+        let out = Out::new(out_ply, "out_ply")?;
+        // SAFETY: a live stack or NULL, by the caller's promise.
+        let stack = unsafe { shared(stack, "stack")? };
+        if stack.boards.is_empty() || stack.broken {
+            return Err(Failure::new(Error::NotReset, "reset the stack with nnue_stack_reset first"));
+        }
+        // SAFETY: valid for writing, by the caller's promise.
+        unsafe { out.write(stack.boards.len() - 1) };
+        Ok(())
+    })
+}
+
+/// Evaluates the current position (the reset's with every pushed move
+/// made) with `side_to_move` to move (0 white, 1 black), computing the
+/// accumulators it lacks.
+///
+/// # Safety
+/// `stack` is NULL or a live stack that no other thread uses; `out_eval` is
+/// NULL or valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn nnue_stack_evaluate(stack: *mut Stack, side_to_move: c_int, out_eval: *mut Eval) -> c_int {
+    guard(|| {
+        let out = Out::new(out_eval, "out_eval")?;
+        // SAFETY: a live, unshared stack or NULL, by the caller's promise.
+        let stack = unsafe { exclusive(stack, "stack")? };
+        let side = side(side_to_move)?;
+        let (board, runtime) = stack.current()?;
+        let eval = runtime.run(|inner| inner.evaluate(board, side));
+        // SAFETY: valid for writing, by the caller's promise.
+        unsafe { out.write(eval.into()) };
+        Ok(())
+    })
+}
+
+/// `nnue_stack_evaluate` in every bucket: `out[b]` for each bucket `b`
+/// below `nnue_net_buckets`, with `out[b].bucket = b` and `value` what the
+/// architecture's engine would return were `b` the bucket chosen. Fails
+/// with `NNUE_ERROR_BUFFER` if `len` is below the number of buckets.
+///
+/// # Safety
+/// `stack` is NULL or a live stack that no other thread uses; `out` is NULL
+/// or valid for writing `len` values.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn nnue_stack_evaluate_buckets(
+    stack: *mut Stack,
+    side_to_move: c_int,
+    out: *mut Eval,
+    len: usize,
+) -> c_int {
+    guard(|| {
+        Out::new(out, "out")?;
+        // SAFETY: a live, unshared stack or NULL, by the caller's promise.
+        let stack = unsafe { exclusive(stack, "stack")? };
+        let side = side(side_to_move)?;
+        if len < stack.buckets {
+            return Err(Failure::new(Error::Buffer, format!("{len} entries for {} buckets", stack.buckets)));
+        }
+        let mut evals = vec![Eval::default(); stack.buckets];
+        let (board, runtime) = stack.current()?;
+        runtime.run(|inner| inner.evaluate_buckets(board, side, &mut evals));
+        for (i, eval) in evals.into_iter().enumerate() {
+            // SAFETY: `out` is non-NULL and aligned (checked) and valid for `len >= buckets` values.
+            unsafe { out.add(i).write(eval) };
+        }
+        Ok(())
+    })
+}
