@@ -53,11 +53,11 @@ pub(crate) fn module(arch: &Arch, target: &Target) -> TokenStream {
     let (uses, rows) = crate::transformer::of(arch).kernels(arch);
     let (transform_fn, nonzero_param, nonzero_arg) = transform(arch);
     let evaluate_fn = evaluate(arch, target);
-    let accumulator_path = if arch.transformer.output == TransformerOutput::Accumulators {
-        Some(accumulators_in_place(arch, target))
-    } else {
-        wide_affine::accumulator_path(arch, target)
-    };
+    // An SCReLU and one i16-weight layer in 16-bit products where it
+    // applies, else the layers of an `Accumulators` output read in place.
+    let accumulator_path = wide_affine::accumulator_path(arch, target).or_else(|| {
+        (arch.transformer.output == TransformerOutput::Accumulators).then(|| accumulators_in_place(arch, target))
+    });
     let cpu = token_param(arch, target);
     let body = propagate_body(arch, Some(target), false);
     quote! {

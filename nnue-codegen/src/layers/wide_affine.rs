@@ -126,12 +126,17 @@ pub(crate) fn screlu_of_bytes<'a>(arch: &'a Arch, layer: &nnue_spec::ir::Layer) 
 }
 
 /// A stack that is an `SCReLU` of the whole transformer output (the
-/// accumulators clamped to `0..=max`) and one i16-weight layer reading it,
-/// its value only: SIMD targets compute it straight from the accumulators
-/// ([`accumulator_path`]), with the clamp that the two clamps make. Returns
-/// that clamp.
+/// accumulators, clipped to `0..=max` or as they are) and one i16-weight
+/// layer reading it, its value only: SIMD targets compute it straight from
+/// the accumulators ([`accumulator_path`]), with the clamp that the two
+/// clamps make. Returns that clamp.
 pub(crate) fn screlu_of_accumulators(arch: &Arch) -> Option<i32> {
-    let TransformerOutput::ClippedReLU { max: clip } = arch.transformer.output else { return None };
+    // The accumulators as they are (bullet's usual output), or clipped.
+    let clip = match arch.transformer.output {
+        TransformerOutput::ClippedReLU { max } => max,
+        TransformerOutput::Accumulators => i32::from(i16::MAX),
+        _ => return None,
+    };
     let [screlu, affine] = &arch.layers[..] else { return None };
     let (LayerKind::SCReLU { max }, LayerKind::WideAffine { .. }) = (screlu.kind, affine.kind) else { return None };
     let whole =
