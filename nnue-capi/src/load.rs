@@ -106,10 +106,7 @@ fn by_header((version, hash): (u32, u32)) -> Result<Vec<&'static Arch>, Failure>
 /// architecture would see the narrower one's zero padding as weights), and
 /// on a tie the first; as the `nnue` command chooses. Fails with the first
 /// one's error if none reads it.
-fn best_of(
-    found: &[(&Arch, Loaders)],
-    load: impl Fn(&Loaders) -> Loaded,
-) -> Result<Box<dyn ErasedNet>, Failure> {
+fn best_of(found: &[(&Arch, Loaders)], load: impl Fn(&Loaders) -> Loaded) -> Result<Box<dyn ErasedNet>, Failure> {
     let mut best: Option<Box<dyn ErasedNet>> = None;
     let mut first_error = None;
     for (_, loaders) in found {
