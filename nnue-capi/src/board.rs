@@ -169,9 +169,15 @@ impl Position for ToMove<'_> {
     }
 
     fn for_each_piece(&self, mut f: impl FnMut(Square, Piece)) {
-        for (i, &code) in self.board.squares.iter().enumerate() {
-            if let (Some(square), Some(piece)) = (Square::new(i as u8), piece(code)) {
-                f(square, piece);
+        // By bitboard, as shakmaty's positions do: colour, kind, squares.
+        for (color, sides) in [Color::White, Color::Black].into_iter().zip(&self.board.bitboards) {
+            for (&kind, &bitboard) in PieceKind::ALL.iter().zip(sides) {
+                let mut rest = bitboard;
+                while rest != 0 {
+                    let square = Square::new(rest.trailing_zeros() as u8).expect("a bit of a u64");
+                    f(square, Piece { color, kind });
+                    rest &= rest - 1;
+                }
             }
         }
     }
