@@ -63,8 +63,8 @@ TAGS = {"sf_18": dict(nets=["nn-c288c895ea92", "nn-37f18f62d772"])}
 # What a Rust static library needs from the C side on Linux (rustc --print native-static-libs).
 RUST_LIBS = ["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"]
 
-# What the C API library is built from (a record names the commit with -modified when any of
-# these, or this directory, differ from it).
+# What the C API library is built from (a record names the commit with -modified when a file
+# under these, or in this directory, other than documentation (.md), differs from it).
 LIBRARY_PATHS = ["nnue-capi", "nnue-runtime", "nnue-codegen", "nnue-macros", "nnue-spec", "nnue-isa", "archs", "src",
                  "Cargo.toml", "Cargo.lock"]
 
@@ -366,8 +366,10 @@ def main():
     lib = build_capi(args)
     commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short=7", "HEAD"], stdout=subprocess.PIPE,
                             text=True).stdout.strip() or "unknown"
-    dirty_capi = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--", *LIBRARY_PATHS,
-                                 str(HERE.relative_to(REPO))], stdout=subprocess.PIPE, text=True).stdout.strip()
+    dirty_capi = "\n".join(  # documentation aside
+        l for l in subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--", *LIBRARY_PATHS,
+                                   str(HERE.relative_to(REPO))], stdout=subprocess.PIPE, text=True).stdout.splitlines()
+        if not l.endswith(".md"))
     exes = {}
     for isa in isas:
         for variant in variants:
