@@ -26,7 +26,7 @@ fn sizes() {
     trybuild::TestCases::new().compile_fail("tests/ui/sizes/*.rs");
 }
 
-/// Size limits, each just over (`nnue_spec::limits`; `tests/limits.rs` builds
+/// Size limits, each just over (`nnue_spec::limits`; `tests/all/limits.rs` builds
 /// and runs the largest accepted sizes): the stack budget of an evaluation,
 /// reached by the transformer or by a layer; the layer stack count; the
 /// transformer's weight table; and the issue's typos.

@@ -13,8 +13,9 @@
 #   of which the emulated CPU must have. Bochs 3.0's one model with all
 #   three, `sapphire_rapids`, stops at boot ("SMM restore: CR4 consistency
 #   check failed"), so AVX-VNNI and AVX-512 take one run each.
-#   cargo test arguments: which tests to build, e.g. `-p nnue --test reference`
-#   (`--no-run`, the target and the release profile are added).
+#   cargo test arguments: which tests to build, e.g. `-p nnue --test all`
+#   (`--no-run`, the target and the release profile are added; the tests to
+#   run of a binary go in BOCHS_TEST_ARGS, e.g. `reference::`).
 # Environment: NNUE_NETS_DIR (where the nets are; default ~/.cache/nnue/nets,
 #   every net there whose SHA-256 tools/nets.tsv lists goes into the guest),
 #   BOCHS_DIR (work directory, Bochs's build included; default

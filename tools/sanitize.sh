@@ -18,18 +18,23 @@ if [[ $what == asan || $what == all ]]; then
     # --target keeps the sanitizer off the host proc-macros; a separate target
     # directory keeps the instrumented build apart.
     RUSTFLAGS="-Zsanitizer=address" RUSTDOCFLAGS="-Zsanitizer=address" ASAN_OPTIONS=detect_leaks=1 \
-        CARGO_TARGET_DIR=target/asan cargo +nightly test --target $host \
-        -p nnue-runtime -p nnue --lib --test backends --test net_errors --test incremental --test reference
+        CARGO_TARGET_DIR=target/asan cargo +nightly test --target $host -p nnue-runtime -p nnue --lib
+    # The modules of the `all` test binary (tests/all/) that exercise them.
+    RUSTFLAGS="-Zsanitizer=address" RUSTDOCFLAGS="-Zsanitizer=address" ASAN_OPTIONS=detect_leaks=1 \
+        CARGO_TARGET_DIR=target/asan cargo +nightly test --target $host -p nnue --test all \
+        -- backends:: net_errors:: incremental:: reference::
 fi
 
 if [[ $what == valgrind || $what == all ]]; then
     # Release-like test binaries (the dev profile optimises the runtime) under
-    # memcheck: the runtime's unit tests, the malformed-net tests, and the
-    # stack on random nets with a short walk.
-    CARGO_TARGET_DIR=target/valgrind cargo test --no-run -p nnue-runtime -p nnue --lib --test net_errors --test incremental 2>&1 |
+    # memcheck: the runtime's unit tests, and of the `all` test binary the
+    # malformed-net tests and the stack on random nets with a short walk.
+    CARGO_TARGET_DIR=target/valgrind cargo test --no-run -p nnue-runtime -p nnue --lib --test all 2>&1 |
         grep -o 'target/valgrind/debug/deps/[^ )]*' | sort -u | while read -r bin; do
-            echo "valgrind $bin"
+            filter=()
+            [[ $(basename "$bin") == all-* ]] && filter=(net_errors:: incremental::)
+            echo "valgrind $bin ${filter[*]}"
             NNUE_INCREMENTAL_STEPS=300 valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
-                "$bin" --test-threads=1 -q
+                "$bin" --test-threads=1 -q "${filter[@]}"
         done
 fi

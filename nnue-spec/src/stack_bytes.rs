@@ -7,7 +7,7 @@
 use crate::ir::{Arch, Layer, LayerKind, Slice, Source, Transformer, ValueType};
 
 /// Bytes of the runtime's `FeatureList` (two `usize` counts and 32 `u32`
-/// feature indices); `tests/limits.rs` checks it against the type.
+/// feature indices); `tests/all/limits.rs` checks it against the type.
 pub const FEATURE_LIST_BYTES: usize = 2 * 8 + 32 * 4;
 
 /// Alignment of the accumulator and of the transformer's output buffer.

@@ -1,13 +1,10 @@
 //! Malformed net files: each gives a typed error naming what was read and the
 //! offset, never a panic.
 
-mod support;
-
+use crate::support::{bytes, net};
 use nnue::runtime::LoadError;
-use support::{bytes, net};
 
-nnue::nnue!(include "sfnnv1.ron");
-nnue::nnue!(include "sfnnv9-small.ron");
+use crate::archs::{sfnnv1, sfnnv9_small};
 
 use sfnnv9_small::Network as Small;
 

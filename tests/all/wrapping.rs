@@ -5,7 +5,7 @@
 //! 16-bit product `c * w`, `madd` pairs `(c * w) * c`, wrapping i32 adds,
 //! the division, the i32 product by 400).
 
-mod support;
+use crate::support;
 
 use nnue::runtime::Isa;
 use shakmaty::{Chess, Color, Position, Role, Square};

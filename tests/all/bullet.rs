@@ -4,14 +4,10 @@
 //! `tests/nets/bullet/` (and Reckless's, which is not ours to redistribute,
 //! from the nets directory) loaded through the shipped architecture files.
 
-mod support;
-
+use crate::support::{self, board, repo};
 use nnue::runtime::{AnyNetwork, ArchEntry, LoadError, LoadOptions};
-use support::{board, repo};
 
-nnue::nnue!(include "bullet/obsidian.ron");
-nnue::nnue!(include "bullet/akimbo.ron");
-nnue::nnue!(include "bullet/reckless-v30.ron");
+use crate::archs::{akimbo, obsidian, reckless_v30};
 
 /// `(fen, output)` rows of a bullet reference file (no header line).
 fn reference(file: &str) -> Vec<(String, i32)> {

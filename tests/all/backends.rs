@@ -4,7 +4,7 @@
 //! after incremental updates, the transformer's output, every layer's output
 //! in every layer stack, and the final values.
 
-mod support;
+use crate::support;
 
 use nnue::runtime::{Color, Isa, LayerOutput, Position as _};
 use proptest::prelude::*;
@@ -40,10 +40,8 @@ fn game(start: usize, plies: usize, seed: u64) -> Vec<Chess> {
 }
 
 macro_rules! backend_tests {
-    ($($test:ident: $module:ident, $file:literal, $cases:expr;)*) => {$(
-        mod $module {
-            nnue::nnue!(include $file);
-        }
+    ($($test:ident: $module:ident, $file:tt, $cases:expr;)*) => {$(
+        crate::arch_module!($module, $file);
 
         #[test]
         fn $test() {
@@ -131,10 +129,8 @@ backend_tests! {
 /// position of random games, the transformer's output, every layer's output
 /// in every stack and the final values equal the scalar backend's.
 macro_rules! refresh_backend_tests {
-    ($($test:ident: $module:ident, $arch:ident, $file:literal, $seed:expr;)*) => {$(
-        mod $module {
-            nnue::nnue!(include $file);
-        }
+    ($($test:ident: $module:ident, $arch:ident, $file:tt, $seed:expr;)*) => {$(
+        crate::arch_module!($module, $file);
 
         #[test]
         fn $test() {
@@ -198,10 +194,10 @@ macro_rules! shipped_backend_tests {
 
 macro_rules! shipped_backend_test {
     (true, $test:ident, $module:ident, $file:literal) => {
-        backend_tests! { $test: $module, $file, cases(stringify!($module)); }
+        backend_tests! { $test: $module, shipped, cases(stringify!($module)); }
     };
     (false, $test:ident, $module:ident, $file:literal) => {
-        refresh_backend_tests! { $test: $module, $module, $file, composed_seed(stringify!($module)); }
+        refresh_backend_tests! { $test: $module, $module, shipped, composed_seed(stringify!($module)); }
     };
 }
 

@@ -5,9 +5,9 @@
 use nnue::runtime::overflow::Interval;
 use nnue::runtime::{Color, Isa, LoadError, LoadOptions};
 
-mod support;
+use crate::support;
 
-nnue::nnue!(include "sfnnv1.ron");
+use crate::archs::sfnnv1;
 
 use sfnnv1::Network;
 

@@ -5,22 +5,10 @@
 //! accumulators); for Stockfish 19's lite net, the value its engine prints;
 //! on every backend this CPU runs.
 
-mod support;
-
+use crate::support::{self, Reference, board, net};
 use nnue::runtime::{AnyNetwork, ArchEntry};
-use support::{Reference, board, net};
 
-nnue::nnue!(include "sfnnv1.ron");
-nnue::nnue!(include "sfnnv2.ron");
-nnue::nnue!(include "sfnnv3.ron");
-nnue::nnue!(include "sfnnv4.ron");
-nnue::nnue!(include "sfnnv6.ron");
-nnue::nnue!(include "sfnnv8.ron");
-nnue::nnue!(include "sfnnv9.ron");
-nnue::nnue!(include "sfnnv9-small.ron");
-nnue::nnue!(include "sfnnv10.ron");
-nnue::nnue!(include "sfnnv16.ron");
-nnue::nnue!(include "sf19-lite.ron");
+use crate::archs::{sf19_lite, sfnnv1, sfnnv2, sfnnv3, sfnnv4, sfnnv6, sfnnv8, sfnnv9, sfnnv9_small, sfnnv10, sfnnv16};
 nnue::nnue!(include "tests/piece_square/sfnnv9-piece-square.ron");
 
 /// How the reference file states the entry point's value.

@@ -5,7 +5,7 @@
 //! runs; the refresh cache against full refreshes; one network shared by
 //! several threads.
 
-mod support;
+use crate::support;
 
 use nnue::runtime::shakmaty::walk::{evaluate_fresh, walk};
 use nnue::runtime::{AccumulatorStack, Isa, Network, RefreshCache, Rng};
@@ -153,10 +153,8 @@ where
 }
 
 macro_rules! random_net_tests {
-    ($($test:ident: $module:ident, $file:literal;)*) => {$(
-        mod $module {
-            nnue::nnue!(include $file);
-        }
+    ($($test:ident: $module:ident, $file:tt;)*) => {$(
+        crate::arch_module!($module, $file);
 
         #[test]
         fn $test() {
@@ -190,7 +188,7 @@ macro_rules! shipped_random_net_tests {
 
 macro_rules! shipped_random_net_test {
     (true, $test:ident, $module:ident, $file:literal) => {
-        random_net_tests! { $test: $module, $file; }
+        random_net_tests! { $test: $module, shipped; }
     };
     (false, $test:ident, $module:ident, $file:literal) => {};
 }

@@ -3,12 +3,10 @@
 //! typed error naming the section and offset, and a net whose threat
 //! weights overflow the accumulator is refused by the proof.
 
-mod support;
-
+use crate::support::{bytes, net};
 use nnue::runtime::LoadError;
-use support::{bytes, net};
 
-nnue::nnue!(include "sfnnv10.ron");
+use crate::archs::sfnnv10;
 
 use sfnnv10::Network;
 

@@ -6,7 +6,7 @@
 //! this CPU runs, equal to the scalar backend. The sizes of runtime types
 //! that `nnue_spec::stack_bytes` assumes are checked against the types.
 
-mod support;
+use crate::support;
 
 use nnue::runtime::shakmaty::{chess_from_fen, move_changes};
 use nnue::runtime::{AccumulatorStack, Isa};
@@ -77,16 +77,16 @@ macro_rules! largest_accepted_tests {
 }
 
 largest_accepted_tests! {
-    widest_transformer: widest_transformer, "limits/widest_transformer.ron", "dimensions", "8064", "8192";
-    widest_column_layer: widest_column_layer, "limits/widest_column_layer.ron", "outputs", "3008", "3016";
-    widest_row_layer: widest_row_layer, "limits/widest_row_layer.ron", "outputs", "10575", "10577";
+    widest_transformer: widest_transformer, "../limits/widest_transformer.ron", "dimensions", "8064", "8192";
+    widest_column_layer: widest_column_layer, "../limits/widest_column_layer.ron", "outputs", "3008", "3016";
+    widest_row_layer: widest_row_layer, "../limits/widest_row_layer.ron", "outputs", "10575", "10577";
 }
 
 /// The sizes `limits` assumes for runtime types are theirs.
 #[test]
 fn the_model_knows_the_runtime_types() {
     assert_eq!(stack_bytes::FEATURE_LIST_BYTES, size_of::<nnue::runtime::FeatureList>());
-    let arch = nnue_spec::parse(include_str!("limits/widest_transformer.ron")).unwrap();
+    let arch = nnue_spec::parse(include_str!("../limits/widest_transformer.ron")).unwrap();
     let buffers = stack_bytes::evaluation_buffers(&arch.transformer, &arch.layers);
     let accumulator: usize = buffers.iter().filter(|b| b.what.starts_with("accumulator")).map(|b| b.bytes).sum();
     assert_eq!(accumulator, size_of::<widest_transformer::widest_transformer::Accumulator>());

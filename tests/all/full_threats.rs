@@ -4,12 +4,10 @@
 //! PSQT rows) and the whole (`psqtacc_*`: threat plus HalfKAv2_hm PSQT rows),
 //! all 8 buckets.
 
-mod support;
-
+use crate::support::{Reference, board, net};
 use nnue::runtime::features::{BoardFeatures, FullThreats, HalfKAv2Hm, STOCKFISH_18_TARGETS};
 use nnue::runtime::params::ThreatTransformer;
 use nnue::runtime::{FeatureList, FeatureSet, NetReader, Position};
-use support::{Reference, board, net};
 
 /// Lanes per perspective of the big net.
 const L1: usize = 1024;

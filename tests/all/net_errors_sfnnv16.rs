@@ -3,12 +3,10 @@
 //! right after its weights): each gives a typed error naming the section and
 //! offset.
 
-mod support;
-
+use crate::support::{bytes, net};
 use nnue::runtime::{LoadError, LoadOptions};
-use support::{bytes, net};
 
-nnue::nnue!(include "sfnnv16.ron");
+use crate::archs::sfnnv16;
 
 use sfnnv16::Network;
 
