@@ -8,7 +8,9 @@
 //! computed), or, when a move on the way moved that perspective's king to
 //! where it sees the board otherwise ([`Network::same_view`] false: its
 //! features may all change), refreshes the current position through the
-//! [`RefreshCache`].
+//! [`RefreshCache`], then fills the nodes below it, down to that move's,
+//! by undoing each move's changes (so their other children update from
+//! them instead of refreshing again).
 //!
 //! For networks whose features depend on more than one piece
 //! ([`Network::BOARD_FEATURES`]: threats), every node also keeps its board,
@@ -291,6 +293,29 @@ impl<N: Network> AccumulatorStack<N> {
                 let top = &mut self.nodes[self.len - 1];
                 self.cache.refresh(net, pos, perspective, &mut top.accumulator);
                 top.computed[p] = true;
+                // Node `i` is the one whose move changed the view (or the
+                // root), so it and every node above it see the board as the
+                // top does, and none is computed for `perspective`: fill them
+                // from the top down, undoing each move (its removed features
+                // added back, its added ones removed), so that siblings met
+                // later update from them instead of refreshing again
+                // (Stockfish's backward update).
+                for j in (i + 1..self.len).rev() {
+                    let (below, rest) = self.nodes.split_at_mut(j);
+                    let (to, from) = (&mut below[j - 1], &mut rest[0]);
+                    // The same board changes the forward walk would find.
+                    from.find_board_changes(to);
+                    let (mut removed, mut added) = (N::Changes::default(), N::Changes::default());
+                    Self::changed_features(from, perspective, &mut removed, &mut added);
+                    net.update(
+                        &from.accumulator,
+                        &mut to.accumulator,
+                        perspective,
+                        added.as_slice(),
+                        removed.as_slice(),
+                    );
+                    to.computed[p] = true;
+                }
             }
         }
     }
