@@ -39,8 +39,14 @@ fn compiler(var: &str, default: &str) -> String {
 
 /// Builds the example: the C compiler (`$CC`, else `cc`), strict warnings.
 fn build(repo: &Path, include: &Path) -> PathBuf {
-    let library = artifacts().join("libnnue_capi.a");
-    assert!(library.is_file(), "{} is missing (cargo builds it with the tests)", library.display());
+    // `cargo test` leaves the static library it built for this run in
+    // `deps/` (as `cargo build` would, its name has no hash: the crate is
+    // also a cdylib); only `cargo build` copies it up to `target/<profile>`.
+    let library = ["deps/libnnue_capi.a", "libnnue_capi.a"]
+        .map(|name| artifacts().join(name))
+        .into_iter()
+        .find(|path| path.is_file())
+        .unwrap_or_else(|| panic!("no libnnue_capi.a in {} or its deps/", artifacts().display()));
     let exe = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("evaluate-c");
     run(Command::new(compiler("CC", "cc"))
         .args(["-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-I"])
