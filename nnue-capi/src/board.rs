@@ -73,83 +73,178 @@ impl Board {
         }
     }
 
-    /// The board after a move's `changes`, and the changes as the runtime
-    /// takes them. As the runtime makes a move, every piece first leaves
-    /// its `from` square (which must hold it), then every piece lands on
-    /// its `to` square (which must then be empty): a king may castle onto
-    /// its rook's square.
-    pub(crate) fn after(&self, changes: &[PieceChange]) -> Result<(Board, MoveChanges), Failure> {
+    /// Checks a move's `changes` against this board, without changing it,
+    /// and adds them to `runtime` as the runtime takes them. As the runtime
+    /// makes a move, every piece first leaves its `from` square (which
+    /// must hold it), then every piece lands on its `to` square (which must
+    /// then be empty): a king may castle onto its rook's square. On
+    /// success, [`Board::make`] makes the move on a copy of this board.
+    pub(crate) fn check(&self, changes: &[PieceChange], runtime: &mut MoveChanges) -> Result<(), Failure> {
+        // The refusal's message is made apart, off the path of a valid move.
+        self.refusal(changes, runtime).map_err(Refusal::failure)
+    }
+
+    /// [`Board::check`], with a refusal yet to be made a failure.
+    fn refusal(&self, changes: &[PieceChange], runtime: &mut MoveChanges) -> Result<(), Refusal> {
         if changes.len() > NNUE_MAX_CHANGES {
-            let detail = format!("{} changes, at most {NNUE_MAX_CHANGES}", changes.len());
-            return Err(Failure::new(Error::TooManyChanges, detail));
+            return Err(Refusal::TooManyChanges(changes.len()));
         }
-        let mut next = self.clone();
-        let mut runtime = MoveChanges::default();
+        // The board as the move is made, kept as the squares it changes:
+        // those the pieces left, then those they landed on.
+        let (mut left, mut landed) = (0u64, 0u64);
         let mut kings = self.kings.map(Some);
+        let mut count = self.count;
         for (i, c) in changes.iter().enumerate() {
             let change = Board::change(i, c)?;
             runtime.push(change);
             if let Some(from) = change.from {
-                if next.squares[from.index()] != c.piece {
-                    let detail = format!("change {i}: piece {} is not on square {}", c.piece, c.from);
-                    return Err(Failure::new(Error::BadChange, detail));
+                let bit = 1 << from.index();
+                // `c.piece` is a piece code (checked), never `EMPTY`.
+                if left & bit != 0 || self.squares[from.index()] != c.piece {
+                    return Err(Refusal::NotOn(i, c.piece, c.from));
                 }
-                next.toggle(from, c.piece);
-                next.count -= 1;
+                left |= bit;
+                count -= 1;
                 if change.piece.kind == PieceKind::King {
                     kings[change.piece.color.index()] = None;
                 }
             }
         }
-        for (i, c) in changes.iter().enumerate() {
-            if let (Some(to), Some(p)) = (Square::new(c.to), piece(c.piece)) {
-                if next.squares[to.index()] != EMPTY {
-                    return Err(Failure::new(Error::Occupied, format!("change {i}: square {} is taken", c.to)));
+        for (i, change) in runtime.iter().enumerate() {
+            if let Some(to) = change.to {
+                let bit = 1 << to.index();
+                let taken = self.squares[to.index()] != EMPTY && left & bit == 0;
+                if taken || landed & bit != 0 {
+                    return Err(Refusal::Taken(i, to));
                 }
-                next.toggle(to, c.piece);
-                next.count += 1;
+                landed |= bit;
+                count += 1;
+                let p = change.piece;
                 if p.kind == PieceKind::King && kings[p.color.index()].replace(to).is_some() {
-                    return Err(Failure::new(Error::Kings, format!("change {i}: a second {:?} king", p.color)));
+                    return Err(Refusal::SecondKing(i, p.color));
                 }
             }
         }
-        next.kings = Board::both_kings(kings)?;
-        if next.count > NNUE_MAX_PIECES {
-            let detail = format!("{} pieces after the move, at most {NNUE_MAX_PIECES}", next.count);
-            return Err(Failure::new(Error::TooManyPieces, detail));
+        match kings {
+            [Some(_), Some(_)] => {}
+            [None, _] => return Err(Refusal::NoKing(Color::White)),
+            [_, None] => return Err(Refusal::NoKing(Color::Black)),
         }
-        Ok((next, runtime))
+        if count > NNUE_MAX_PIECES {
+            return Err(Refusal::TooManyPieces(count));
+        }
+        Ok(())
+    }
+
+    /// Makes on this board, a copy of `top`, the move of `changes`, which
+    /// `top.check` accepted: every piece leaves, then every piece lands.
+    /// What changes is computed from `top` and only written here (reading
+    /// back what the copy has just stored would wait for the copy).
+    pub(crate) fn make(&mut self, top: &Board, changes: &[PieceChange]) {
+        // A square's bit, none for `NNUE_NO_SQUARE`.
+        let bit = |square: u8| 1u64.checked_shl(square.into()).unwrap_or(0);
+        let mut count = top.count;
+        for c in changes.iter().filter(|c| c.from != NNUE_NO_SQUARE) {
+            self.squares[usize::from(c.from)] = EMPTY;
+            count -= 1;
+        }
+        let mut kings = top.kings;
+        for c in changes.iter().filter(|c| c.to != NNUE_NO_SQUARE) {
+            self.squares[usize::from(c.to)] = c.piece;
+            count += 1;
+            if let (Some(p), Some(to)) = (piece(c.piece), Square::new(c.to))
+                && p.kind == PieceKind::King
+            {
+                kings[p.color.index()] = to;
+            }
+        }
+        // A piece code is its bitboard's index among the twelve.
+        let (bitboards, before) = (self.bitboards.as_flattened_mut(), top.bitboards.as_flattened());
+        for c in changes {
+            let same = changes.iter().filter(|d| d.piece == c.piece);
+            let moved = same.fold(0, |bits, d| bits ^ bit(d.from) ^ bit(d.to));
+            bitboards[usize::from(c.piece)] = before[usize::from(c.piece)] ^ moved;
+        }
+        self.count = count;
+        self.kings = kings;
     }
 
     /// Change `i` as the runtime's, if its codes are in range and it
     /// leaves or lands somewhere.
-    fn change(i: usize, c: &PieceChange) -> Result<nnue::runtime::PieceChange, Failure> {
+    fn change(i: usize, c: &PieceChange) -> Result<nnue::runtime::PieceChange, Refusal> {
         let Some(piece) = piece(c.piece) else {
-            return Err(Failure::new(Error::Piece, format!("change {i}: piece code {} is not 0..=11", c.piece)));
+            return Err(Refusal::Piece(i, c.piece));
         };
         let square = |s: u8| match s {
             NNUE_NO_SQUARE => Ok(None),
-            _ => Square::new(s).map(Some).ok_or_else(|| {
-                Failure::new(Error::Square, format!("change {i}: square {s} is not 0..=63 nor NNUE_NO_SQUARE (64)"))
-            }),
+            _ => Square::new(s).map(Some).ok_or(Refusal::Square(i, s)),
         };
         let (from, to) = (square(c.from)?, square(c.to)?);
         if from.is_none() && to.is_none() {
-            return Err(Failure::new(Error::BadChange, format!("change {i}: neither from nor to a square")));
+            return Err(Refusal::Neither(i));
         }
         Ok(nnue::runtime::PieceChange { piece, from, to })
-    }
-
-    /// Puts the piece of `code` on the empty `square`, or takes it off.
-    fn toggle(&mut self, square: Square, code: u8) {
-        let p = piece(code).expect("a checked piece code");
-        self.bitboards[p.color.index()][p.kind as usize] ^= 1 << square.index();
-        self.squares[square.index()] = if self.squares[square.index()] == EMPTY { code } else { EMPTY };
     }
 
     /// The position with `side` to move.
     pub(crate) fn to_move(&self, side: Color) -> ToMove<'_> {
         ToMove { board: self, side }
+    }
+}
+
+/// Why [`Board::check`] refuses a move: small, its message made only
+/// when it happens.
+#[derive(Debug, Clone, Copy)]
+enum Refusal {
+    /// More changes than `NNUE_MAX_CHANGES`.
+    TooManyChanges(usize),
+    /// Change `i`'s piece code is out of range.
+    Piece(usize, u8),
+    /// Change `i` has a square out of range.
+    Square(usize, u8),
+    /// Change `i` neither leaves nor lands on a square.
+    Neither(usize),
+    /// Change `i` removes its piece from a square that does not hold it.
+    NotOn(usize, u8, u8),
+    /// Change `i` lands on a square that is taken.
+    Taken(usize, Square),
+    /// Change `i` lands a second king of its side.
+    SecondKing(usize, Color),
+    /// A side has no king after the move.
+    NoKing(Color),
+    /// The number of pieces after the move, too many.
+    TooManyPieces(usize),
+}
+
+impl Refusal {
+    /// The failure, with its message.
+    #[cold]
+    #[inline(never)]
+    fn failure(self) -> Failure {
+        match self {
+            Refusal::TooManyChanges(n) => {
+                Failure::new(Error::TooManyChanges, format!("{n} changes, at most {NNUE_MAX_CHANGES}"))
+            }
+            Refusal::Piece(i, code) => {
+                Failure::new(Error::Piece, format!("change {i}: piece code {code} is not 0..=11"))
+            }
+            Refusal::Square(i, s) => {
+                Failure::new(Error::Square, format!("change {i}: square {s} is not 0..=63 nor NNUE_NO_SQUARE (64)"))
+            }
+            Refusal::Neither(i) => Failure::new(Error::BadChange, format!("change {i}: neither from nor to a square")),
+            Refusal::NotOn(i, code, from) => {
+                Failure::new(Error::BadChange, format!("change {i}: piece {code} is not on square {from}"))
+            }
+            Refusal::Taken(i, to) => {
+                Failure::new(Error::Occupied, format!("change {i}: square {} is taken", to.index()))
+            }
+            Refusal::SecondKing(i, color) => Failure::new(Error::Kings, format!("change {i}: a second {color:?} king")),
+            Refusal::NoKing(Color::White) => Failure::new(Error::Kings, "white has no king"),
+            Refusal::NoKing(Color::Black) => Failure::new(Error::Kings, "black has no king"),
+            Refusal::TooManyPieces(count) => {
+                Failure::new(Error::TooManyPieces, format!("{count} pieces after the move, at most {NNUE_MAX_PIECES}"))
+            }
+        }
     }
 }
 

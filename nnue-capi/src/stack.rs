@@ -8,6 +8,7 @@ use crate::error::{Error, Failure};
 use crate::guard::guard;
 use crate::net::Net;
 use crate::types::{Eval, NNUE_MAX_PLY, PieceChange, PieceOn};
+use nnue::runtime::MoveChanges;
 use std::ffi::c_int;
 
 /// An accumulator stack (opaque): one per search thread, never used by two
@@ -15,7 +16,7 @@ use std::ffi::c_int;
 pub struct Stack {
     inner: Box<dyn ErasedStack>,
     /// The board at the root, then after each pushed move; empty until
-    /// the first reset.
+    /// the first reset, which reserves room for every level.
     boards: Vec<Board>,
     /// Whether a call into the runtime's stack is under way: still set
     /// afterwards only if it panicked, and then the stack must be reset
@@ -110,6 +111,7 @@ pub unsafe extern "C" fn nnue_stack_reset(stack: *mut Stack, pieces: *const Piec
         }
         Runtime { inner: &mut *stack.inner, broken: &mut stack.broken }.run(|inner| inner.reset(&root));
         stack.boards.clear();
+        stack.boards.reserve_exact(NNUE_MAX_PLY + 1);
         stack.boards.push(root);
         Ok(())
     })
@@ -132,13 +134,22 @@ pub unsafe extern "C" fn nnue_stack_push(stack: *mut Stack, changes: *const Piec
         // SAFETY: a live, unshared stack or NULL, and `n` changes or NULL, by the caller's promise.
         let (stack, changes) = unsafe { (exclusive(stack, "stack")?, slice(changes, n, "changes")?) };
         let full = stack.boards.len() > NNUE_MAX_PLY;
-        let (board, runtime) = stack.current()?;
-        let (next, changes) = board.after(changes)?;
+        let (board, _) = stack.current()?;
+        let mut moved = MoveChanges::default();
+        board.check(changes, &mut moved)?;
         if full {
             return Err(Failure::new(Error::StackFull, format!("{NNUE_MAX_PLY} moves pushed already")));
         }
-        runtime.run(|inner| inner.push(&changes));
-        stack.boards.push(next);
+        let boards = &mut stack.boards;
+        // A panic (a bug) while the level is made leaves the stack to be reset.
+        Runtime { inner: &mut *stack.inner, broken: &mut stack.broken }.run(|inner| {
+            // The next level, made in place on a copy of the top (the
+            // levels were reserved at the reset: nothing is reallocated).
+            boards.extend_from_within(boards.len() - 1..);
+            let [.., top, next] = boards.as_mut_slice() else { unreachable!("a level above the root") };
+            next.make(top, changes);
+            inner.push(&moved);
+        });
         Ok(())
     })
 }
@@ -158,7 +169,7 @@ pub unsafe extern "C" fn nnue_stack_pop(stack: *mut Stack) -> c_int {
             return Err(Failure::new(Error::EmptyStack, "no move pushed since the reset"));
         }
         runtime.run(|inner| inner.pop());
-        stack.boards.pop();
+        stack.boards.truncate(stack.boards.len() - 1);
         Ok(())
     })
 }
