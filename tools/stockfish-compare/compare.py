@@ -278,26 +278,38 @@ def build(stockfish, tag, arch, build_dir):
         BUILDS[(tag, arch)]["cached"] = True
         return exe
     log(f"[build] {tag} {arch}: extracting sources into {root}")
-    if root.exists():
-        shutil.rmtree(root)
-    root.mkdir(parents=True)
-    git = git_dir_args(stockfish)
-    archive = subprocess.run(git + ["archive", "--format=tar", tag, "src"], stdout=subprocess.PIPE)
-    if archive.returncode != 0:
-        die(f"git archive {tag} failed in {stockfish}")
-    subprocess.run(["tar", "-x", "-C", str(root)], input=archive.stdout, check=True)
+    extract(stockfish, tag, root, ["src"])
     src = root / "src"
     patch_sources(src, tag)
     cmd = make_command(arch)
     log(f"[build] {tag} {arch}: {' '.join(cmd)} (in {src})")
-    out = subprocess.run(cmd, cwd=src, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    (root / "build.log").write_text(out.stdout)
-    if out.returncode != 0 or not exe.is_file():
-        sys.stderr.write(out.stdout[-6000:])
-        die(f"build of {tag} {arch} failed (log: {root / 'build.log'})")
+    run_make(cmd, root, exe, f"{tag} {arch}")
     stamp.write_text(key + "\n")
     BUILDS[(tag, arch)]["cached"] = False
     return exe
+
+
+def extract(stockfish, tag, root, paths):
+    """`paths` of Stockfish at `tag`, by `git archive`, into a new directory `root`."""
+    if root.exists():
+        shutil.rmtree(root)
+    root.mkdir(parents=True)
+    archive = subprocess.run(git_dir_args(stockfish) + ["archive", "--format=tar", tag, *paths],
+                             stdout=subprocess.PIPE)
+    if archive.returncode != 0:
+        die(f"git archive {tag} failed in {stockfish}")
+    subprocess.run(["tar", "-x", "-C", str(root)], input=archive.stdout, check=True)
+
+
+def run_make(cmd, root, exe, what, env=None):
+    """Runs `cmd` in `root`/src, its output kept in `root`/build.log; stops
+    with the log's tail unless it built `exe`."""
+    out = subprocess.run(cmd, cwd=root / "src", env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True)
+    (root / "build.log").write_text(out.stdout)
+    if out.returncode != 0 or not exe.is_file():
+        sys.stderr.write(out.stdout[-6000:])
+        die(f"build of {what} failed (log: {root / 'build.log'})")
 
 
 def stockfish_version(exe):

@@ -51,7 +51,8 @@ REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO / "tools"))
 sys.path.insert(0, str(REPO / "tools" / "stockfish-compare"))
 from records import cpu_info, cpu_lines, cpu_slug, write_record  # noqa: E402
-from compare import ARCHS, cpu_flags, cpu_model, find_net, first_line, stockfish_version  # noqa: E402
+from compare import (  # noqa: E402
+    ARCHS, cpu_flags, cpu_model, extract, find_net, first_line, run_make, stockfish_version)
 
 GLUE = HERE / "glue"
 CAPI = REPO / "nnue-capi"
@@ -242,13 +243,7 @@ def build(args, tag, arch, variant, nets, lib):
         BUILDS[(arch, variant)]["cached"] = True
         return exe
     log(f"[build] {tag} {arch} {variant}: extracting sources into {root}")
-    if root.exists():
-        shutil.rmtree(root)
-    root.mkdir(parents=True)
-    archive = git(args.stockfish, "archive", "--format=tar", tag, "src", "scripts")
-    if archive.returncode != 0:
-        die(f"git archive {tag} failed in {args.stockfish}")
-    subprocess.run(["tar", "-x", "-C", str(root)], input=archive.stdout, check=True)
+    extract(args.stockfish, tag, root, ["src", "scripts"])
     src = root / "src"
     for net in nets:  # the Makefile's `net` step finds them valid and downloads nothing
         shutil.copy(net, src / net.name)
@@ -261,11 +256,7 @@ def build(args, tag, arch, variant, nets, lib):
         shutil.copy(lib, root / "libnnue_capi.a")
         patch_sources(src, "check" in variant)
     log(f"[build] {tag} {arch} {variant}: {shown} (in {src}; several minutes)")
-    out = subprocess.run(cmd, cwd=src, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    (root / "build.log").write_text(out.stdout)
-    if out.returncode != 0 or not exe.is_file():
-        sys.stderr.write(out.stdout[-6000:])
-        die(f"build of {tag} {arch} {variant} failed (log: {root / 'build.log'})")
+    run_make(cmd, root, exe, f"{tag} {arch} {variant}", env)
     stamp.write_text(key + "\n")
     BUILDS[(arch, variant)]["cached"] = False
     return exe
