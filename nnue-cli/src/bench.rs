@@ -2,7 +2,9 @@
 //! (`tests/reference/stockfish-timings.md`).
 
 use crate::registry::Registry;
-use nnue::runtime::shakmaty::bench::{Bench, BenchPosition, Operation, TIMING_MOVES, parse_moves, walk_shared};
+use nnue::runtime::shakmaty::bench::{
+    Bench, BenchPosition, Operation, TIMING_MOVES, parse_moves, positions_timed, walk_shared,
+};
 use nnue::runtime::{Isa, LoadOptions, Network};
 use std::path::Path;
 
@@ -17,6 +19,7 @@ pub fn run(
     runs: usize,
     ops: Option<&str>,
     threads: usize,
+    show_positions: bool,
 ) -> Result<(), String> {
     let ops: Vec<Operation> = match ops {
         None => Operation::ALL.to_vec(),
@@ -41,12 +44,21 @@ pub fn run(
         Operation::Walk if threads > 1 => format!("{}, {threads} threads (ns)", op.name()),
         op => format!("{} (ns)", op.name()),
     };
-    println!("net\tarch\tisa\t{}", ops.iter().map(column).collect::<Vec<_>>().join("\t"));
+    let mut header: Vec<String> = ops.iter().map(column).collect();
+    // The positions each operation times: the same for every backend.
+    let counts: Vec<String> = if show_positions {
+        header.extend(ops.iter().map(|op| format!("{} (positions)", op.name())));
+        ops.iter().map(|&op| positions_timed(&positions, op).to_string()).collect()
+    } else {
+        Vec::new()
+    };
+    println!("net\tarch\tisa\t{}", header.join("\t"));
     for &isa in isas {
         let network = registry.load_file(net, arch, LoadOptions { isa: Some(isa), allow_overflow })?;
         let medians = registry.incremental(&*network)?.measure(positions.clone(), runs, &ops, threads);
         let name = net.file_name().map_or_else(|| net.display().to_string(), |n| n.to_string_lossy().into_owned());
-        let cells: Vec<String> = medians.iter().map(|ns| format!("{ns:.1}")).collect();
+        let mut cells: Vec<String> = medians.iter().map(|ns| format!("{ns:.1}")).collect();
+        cells.extend(counts.iter().cloned());
         println!("{name}\t{}\t{isa}\t{}", network.arch().name, cells.join("\t"));
     }
     Ok(())

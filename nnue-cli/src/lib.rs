@@ -92,13 +92,18 @@ enum Command {
         #[arg(long, default_value_t = 21)]
         runs: usize,
         /// Only these operations, comma-separated: refresh, refresh_hot, eval,
-        /// forward, move, update, walk.
+        /// forward, move, kingmove, update, walk.
         #[arg(long)]
         ops: Option<String>,
         /// Threads sharing the network for `walk`, each with its own stack
         /// (its column is then wall-clock ns per node over all threads).
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Also print, after the ns columns, how many positions each
+        /// operation timed per pass (`<op> (positions)`; for `walk`, the
+        /// positions walked from), to check another harness timed as many.
+        #[arg(long)]
+        positions: bool,
     },
     /// Walk the legal-move tree to DEPTH from each FEN, making and unmaking
     /// moves through an accumulator stack and evaluating every node. Prints a
@@ -179,7 +184,7 @@ pub fn main_with(extra: &'static [Compiled]) -> ExitCode {
         Command::Eval { net, arch, fen, fens, isa } => {
             options(isa).and_then(|o| eval::run(registry, &net, arch.as_deref(), o, fen.as_deref(), fens.as_deref()))
         }
-        Command::Bench { net, arch, isa, moves, runs, ops, threads } => {
+        Command::Bench { net, arch, isa, moves, runs, ops, threads, positions } => {
             let isas = match isa.as_deref() {
                 Some("all") => Ok(Isa::available()),
                 other => choose_isa(other).map(|i| vec![i]),
@@ -195,6 +200,7 @@ pub fn main_with(extra: &'static [Compiled]) -> ExitCode {
                     runs,
                     ops.as_deref(),
                     threads,
+                    positions,
                 )
             })
         }

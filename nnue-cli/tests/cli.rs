@@ -224,6 +224,49 @@ fn walk_counts_perft_nodes_and_verifies_every_node() {
     }
 }
 
+/// `nnue bench --positions`: after the ns columns, how many positions each
+/// operation timed (positions without a non-king move skipped by `move`
+/// and `update`, without a king move by `kingmove`; `walk` starts from
+/// every 100th).
+#[test]
+fn bench_prints_the_positions_each_operation_timed() {
+    let moves = temp(
+        "bench-positions.tsv",
+        concat!(
+            // No king move (castling is not one), a non-king move.
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\te2e4\tg1f3\n",
+            // A king move (a1a2), no non-king move.
+            "8/8/8/8/8/8/8/K1k5 w - - 0 1\ta1a2\t-\n",
+            // Both (the king move e1d1; castling e1c1 is not one).
+            "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\te1c1\ta1a2\n",
+        )
+        .as_bytes(),
+    );
+    let net = net("nn-37f18f62d772.nnue");
+    let out = stdout(&nnue(&[
+        "bench",
+        "--net",
+        net.to_str().unwrap(),
+        "--moves",
+        moves.to_str().unwrap(),
+        "--runs",
+        "1",
+        "--ops",
+        "refresh,move,kingmove,update,walk",
+        "--positions",
+    ]));
+    let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split('\t').collect()).collect();
+    let names = ["refresh", "move + eval", "king move + eval", "update + eval", "walk depth 3, per node"];
+    let mut header = vec!["net".to_owned(), "arch".into(), "isa".into()];
+    header.extend(names.iter().map(|n| format!("{n} (ns)")));
+    header.extend(names.iter().map(|n| format!("{n} (positions)")));
+    assert_eq!(rows[0], header, "{out}");
+    assert_eq!(rows.len(), 2, "{out}");
+    assert_eq!(rows[1][..2], ["nn-37f18f62d772.nnue", "sfnnv9-small"], "{out}");
+    assert!(rows[1][3..8].iter().all(|ns| ns.parse::<f64>().is_ok()), "{out}");
+    assert_eq!(rows[1][8..], ["3", "2", "2", "2", "1"], "{out}");
+}
+
 /// `nnue expand` prints exactly the reviewed snapshot of every shipped
 /// architecture (which `tests/snapshots_compile.rs` compiles), and one
 /// backend's module with `--isa`.

@@ -119,7 +119,9 @@ fn network_impl(arch: &Arch) -> Option<TokenStream> {
 }
 
 /// The type of `runtime::Network::Transformed`, its value in
-/// `new_transformed`, and the trait's `transform` and `forward`.
+/// `new_transformed`, and the trait's `transform` and `forward` (and, where
+/// the transformer lists the non-zero chunks, `forward_searching`: the
+/// inherent `propagate`, whose backend searches its input itself).
 fn transformed(arch: &Arch) -> (TokenStream, TokenStream, TokenStream) {
     let rt = runtime();
     let listed = arch.lists_nonzero_chunks();
@@ -141,6 +143,10 @@ fn transformed(arch: &Arch) -> (TokenStream, TokenStream, TokenStream) {
 
             fn forward(&self, bucket: usize, transformed: &#transformed_type) -> i32 {
                 self.propagate_listed(bucket, transformed.bytes(), transformed.nonzero())
+            }
+
+            fn forward_searching(&self, bucket: usize, transformed: &#transformed_type) -> i32 {
+                self.propagate(bucket, transformed.bytes())
             }
         }
     } else {

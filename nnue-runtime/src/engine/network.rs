@@ -138,6 +138,12 @@ pub trait Network: Send + Sync + Sized + 'static {
     fn transform(&self, accumulator: &Self::Accumulator, stm: Color, output: &mut Self::Transformed);
     /// Layer stack `bucket`'s output for a transformer output.
     fn forward(&self, bucket: usize, transformed: &Self::Transformed) -> i32;
+    /// [`Self::forward`] without the transformer's list of non-zero chunks:
+    /// the layers search their input themselves, as Stockfish's `propagate`
+    /// does (what `nnue bench`'s `forward` times, to compare the same work).
+    fn forward_searching(&self, bucket: usize, transformed: &Self::Transformed) -> i32 {
+        self.forward(bucket, transformed)
+    }
     /// Evaluates from a computed accumulator.
     fn evaluate_accumulator(&self, accumulator: &Self::Accumulator, stm: Color, piece_count: usize) -> Evaluation;
 }

@@ -43,6 +43,18 @@ impl<N: Network> RefreshCache<N> {
         *self = Self::new(net);
     }
 
+    /// Forgets the entries of `pos`'s two kings (`[king(c)][c]` for both
+    /// colours): they hold the empty board again, as [`Self::new`] makes
+    /// them, so the next refresh there adds every feature, as Stockfish's
+    /// harness empties them before a cold refresh (`nnue bench`'s
+    /// `refresh`).
+    pub fn forget(&mut self, net: &N, pos: &impl Position) {
+        for perspective in [Color::White, Color::Black] {
+            let entry = &mut self.entries[pos.king_square(perspective).index()][perspective.index()];
+            *entry = Entry { half: net.empty_half(), board: [[0; 6]; 2] };
+        }
+    }
+
     /// Computes `perspective`'s accumulator of `pos` into `accumulator` from
     /// the cache entry of its king square, and stores the result back there.
     pub fn refresh(&mut self, net: &N, pos: &impl Position, perspective: Color, accumulator: &mut N::Accumulator) {

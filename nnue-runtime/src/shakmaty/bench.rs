@@ -3,13 +3,23 @@
 //! generated [`Network`] (feature `shakmaty`): the `nnue bench` command, the
 //! criterion benchmarks and the Stockfish comparison
 //! (`tools/stockfish-compare/`) all time these, on [`TIMING_MOVES`].
+//!
+//! Each operation does the work Stockfish's harness times for it, as an
+//! engine does it: `refresh`, `refresh_hot`, `eval`, `move` and `kingmove`
+//! go through the bench's [`AccumulatorStack`] and its
+//! [`crate::RefreshCache`]; `forward` lets the first layer search its input
+//! for non-zero chunks ([`Network::forward_searching`]), as Stockfish's
+//! `propagate` does. [`Operation`]'s docs say what each one times and what
+//! its untimed setup does; [`positions_timed`] how many positions a pass
+//! times (`nnue bench --positions` prints it, to check that the harness
+//! timed as many).
 
 use crate::features::FeatureSink;
 use crate::shakmaty::walk::walk;
 use crate::shakmaty::{chess_from_fen, move_changes};
-use crate::{AccumulatorStack, Color, MoveChanges, Network, Position, RefreshCache};
+use crate::{AccumulatorStack, Color, MoveChanges, Network, Position};
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Move, Position as _};
+use shakmaty::{CastlingMode, Chess, Move, Position as _, Role};
 use std::time::Instant;
 
 /// The positions and moves every timing uses: 2,087 positions from Stockfish's
@@ -18,16 +28,33 @@ use std::time::Instant;
 /// read by the Stockfish harness). Parse with [`parse_moves`].
 pub const TIMING_MOVES: &str = include_str!("../../data/timing_moves.tsv");
 
-/// A position of `timing_moves.tsv` and its random non-king move.
+/// A position of `timing_moves.tsv`, its random non-king move and its king
+/// move.
 #[derive(Debug, Clone)]
 pub struct BenchPosition {
     pub board: Chess,
     /// The non-king move (`None` when the position has none).
     pub quiet: Option<Move>,
+    /// The king move of [`Operation::KingMove`] ([`king_move`]; `None` when
+    /// the position has none).
+    pub king: Option<Move>,
+}
+
+/// The king move [`Operation::KingMove`] makes in `board`: among the legal
+/// moves of the side to move's king, castling excluded, the one whose UCI
+/// string (`e1f2`) is smallest in byte order; `None` if there is none. The
+/// Stockfish harness chooses by the same rule.
+pub fn king_move(board: &Chess) -> Option<Move> {
+    board
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.role() == Role::King && !m.is_castle())
+        .min_by_key(|m| m.to_uci(CastlingMode::Standard).to_string())
 }
 
 /// Parses `timing_moves.tsv`: FEN, a random legal move, a random non-king
-/// legal move (`-` if none), tab-separated.
+/// legal move (`-` if none), tab-separated. Each position's king move is
+/// [`king_move`] (not in the file).
 pub fn parse_moves(tsv: &str) -> Result<Vec<BenchPosition>, String> {
     tsv.lines()
         .enumerate()
@@ -45,7 +72,8 @@ pub fn parse_moves(tsv: &str) -> Result<Vec<BenchPosition>, String> {
                         .ok_or_else(|| format!("line {}: `{uci}` is not legal", i + 1))?,
                 ),
             };
-            Ok(BenchPosition { board, quiet })
+            let king = king_move(&board);
+            Ok(BenchPosition { board, quiet, king })
         })
         .collect()
 }
@@ -53,21 +81,46 @@ pub fn parse_moves(tsv: &str) -> Result<Vec<BenchPosition>, String> {
 /// An operation timed per position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Operation {
-    /// Both accumulators from scratch, then transform and layers.
+    /// Both accumulators from scratch, then transform and layers. Untimed:
+    /// the stack is reset to the position and the refresh-cache entries of
+    /// both kings are forgotten ([`crate::RefreshCache::forget`], as
+    /// Stockfish's harness empties them). Timed:
+    /// [`AccumulatorStack::evaluate`], which
+    /// refreshes both perspectives through those empty entries (every
+    /// feature added to the biases).
     Refresh,
     /// Both accumulators through the refresh cache, which already holds
-    /// this very position, then transform and layers.
+    /// this very position, then transform and layers. Untimed: reset,
+    /// evaluate (filling both entries with this position), reset again.
+    /// Timed: [`AccumulatorStack::evaluate`] (each perspective loaded from
+    /// its entry, no feature changed).
     RefreshHot,
-    /// Transform and layers, accumulators ready.
+    /// Transform and layers, accumulators ready. Untimed: reset and
+    /// evaluate twice (the first computes the accumulators, the second
+    /// warms the layers). Timed: [`AccumulatorStack::evaluate`], which finds
+    /// both perspectives computed and runs transform and layers.
     EvalReady,
-    /// The layers only, on a ready transformer output.
+    /// The layers only, on a ready transformer output, searching it for
+    /// its non-zero chunks ([`Network::forward_searching`], as Stockfish's
+    /// `propagate` does, where ours otherwise takes the transformer's list).
+    /// Untimed: refresh, transform, one warm-up forward.
     Forward,
     /// As an engine: make the non-king move (shakmaty, on a copy), push its
     /// piece changes on an [`AccumulatorStack`] whose top is computed,
-    /// evaluate (both perspectives updated lazily), pop.
+    /// evaluate (both perspectives updated lazily), pop. Untimed: reset,
+    /// the root's accumulators computed, then the same copy, move, push and
+    /// pop without evaluating (board and stack hot, as in a search; the
+    /// timed push still finds its node uncomputed).
     MoveEval,
+    /// As [`Operation::MoveEval`], with the position's king move
+    /// ([`BenchPosition::king`]; positions without one are skipped): the
+    /// stack refreshes the mover's perspective through its refresh cache
+    /// where the move changes its view (the entry as earlier operations
+    /// left it, as in Stockfish's harness) and updates the other.
+    KingMove,
     /// Without a board move or a stack: the move's piece changes, both
-    /// updates, the evaluation.
+    /// updates, the evaluation (from a loose accumulator refreshed
+    /// untimed).
     UpdateEval,
     /// A perft-style walk to depth 3 evaluating every node through an
     /// [`AccumulatorStack`] (moves made on copies), from every 100th
@@ -76,12 +129,13 @@ pub enum Operation {
 }
 
 impl Operation {
-    pub const ALL: [Operation; 7] = [
+    pub const ALL: [Operation; 8] = [
         Operation::Refresh,
         Operation::RefreshHot,
         Operation::EvalReady,
         Operation::Forward,
         Operation::MoveEval,
+        Operation::KingMove,
         Operation::UpdateEval,
         Operation::Walk,
     ];
@@ -94,6 +148,7 @@ impl Operation {
             Operation::EvalReady => "eval",
             Operation::Forward => "forward",
             Operation::MoveEval => "move",
+            Operation::KingMove => "kingmove",
             Operation::UpdateEval => "update",
             Operation::Walk => "walk",
         }
@@ -107,11 +162,28 @@ impl Operation {
             Operation::EvalReady => "eval, acc. ready",
             Operation::Forward => "forward",
             Operation::MoveEval => "move + eval",
+            Operation::KingMove => "king move + eval",
             Operation::UpdateEval => "update + eval",
             Operation::Walk => "walk depth 3, per node",
         }
     }
 }
+
+/// How many of `positions` one pass of `op` times: those with a non-king
+/// move for `move` and `update`, those with a king move for `kingmove`,
+/// every one otherwise; for `walk`, the positions walked from (every
+/// 100th), though its time is per node.
+pub fn positions_timed(positions: &[BenchPosition], op: Operation) -> usize {
+    match op {
+        Operation::MoveEval | Operation::UpdateEval => positions.iter().filter(|p| p.quiet.is_some()).count(),
+        Operation::KingMove => positions.iter().filter(|p| p.king.is_some()).count(),
+        Operation::Walk => positions.iter().step_by(WALK_STEP).count(),
+        _ => positions.len(),
+    }
+}
+
+/// [`Operation::Walk`] starts from every `WALK_STEP`-th position.
+const WALK_STEP: usize = 100;
 
 /// Runs the operations on a network. Each operation is timed per position
 /// right after an untimed setup that leaves its inputs in cache (as in an
@@ -121,11 +193,12 @@ impl Operation {
 pub struct Bench<'n, N: Network> {
     net: &'n N,
     positions: Vec<BenchPosition>,
+    /// `update`'s and `forward`'s loose accumulators.
     accumulator: N::Accumulator,
     after: N::Accumulator,
     transformed: N::Transformed,
+    /// The stack (and its refresh cache) of every other operation.
     stack: AccumulatorStack<N>,
-    cache: RefreshCache<N>,
     clock_ns: f64,
 }
 
@@ -138,17 +211,17 @@ impl<'n, N: Network> Bench<'n, N> {
             after: N::Accumulator::default(),
             transformed: N::new_transformed(),
             stack: AccumulatorStack::new(net),
-            cache: RefreshCache::new(net),
             clock_ns: clock_overhead_ns(),
         }
     }
 
-    /// How many positions `op` runs on in one pass.
+    /// How many positions `op` runs on in one pass (for `walk`, whose pass
+    /// already gives the time per node, 1; [`positions_timed`] gives the
+    /// positions walked from).
     pub fn count(&self, op: Operation) -> usize {
         match op {
-            Operation::MoveEval | Operation::UpdateEval => self.positions.iter().filter(|p| p.quiet.is_some()).count(),
             Operation::Walk => 1,
-            _ => self.positions.len(),
+            op => positions_timed(&self.positions, op),
         }
     }
 
@@ -163,37 +236,51 @@ impl<'n, N: Network> Bench<'n, N> {
         for p in &self.positions {
             let stm = p.board.side_to_move();
             let count = p.board.piece_count();
-            if matches!(op, Operation::EvalReady | Operation::Forward | Operation::UpdateEval) {
+            if matches!(op, Operation::Forward | Operation::UpdateEval) {
                 net.refresh(&p.board, &mut self.accumulator);
             }
+            let stack = &mut self.stack;
             let (ns, value) = match op {
-                Operation::Refresh => timed(|| {
-                    net.refresh(&p.board, &mut self.accumulator);
-                    net.evaluate_accumulator(&self.accumulator, stm, count).value
-                }),
+                Operation::Refresh => {
+                    stack.reset(&p.board);
+                    stack.cache_mut().forget(net, &p.board);
+                    timed(|| stack.evaluate(net, &p.board).value)
+                }
                 Operation::RefreshHot => {
-                    self.cache.refresh_both(net, &p.board, &mut self.accumulator);
-                    timed(|| {
-                        self.cache.refresh_both(net, &p.board, &mut self.accumulator);
-                        net.evaluate_accumulator(&self.accumulator, stm, count).value
-                    })
+                    stack.reset(&p.board);
+                    std::hint::black_box(stack.evaluate(net, &p.board));
+                    stack.reset(&p.board);
+                    timed(|| stack.evaluate(net, &p.board).value)
                 }
                 Operation::EvalReady => {
+                    stack.reset(&p.board);
+                    std::hint::black_box(stack.evaluate(net, &p.board));
                     // Warm: the layer stack's weights, as after a previous evaluation.
-                    std::hint::black_box(net.evaluate_accumulator(&self.accumulator, stm, count));
-                    timed(|| net.evaluate_accumulator(&self.accumulator, stm, count).value)
+                    std::hint::black_box(stack.evaluate(net, &p.board));
+                    timed(|| stack.evaluate(net, &p.board).value)
                 }
                 Operation::Forward => {
                     net.transform(&self.accumulator, stm, &mut self.transformed);
                     let bucket = net.evaluate_accumulator(&self.accumulator, stm, count).bucket;
-                    std::hint::black_box(net.forward(bucket, &self.transformed));
-                    timed(|| net.forward(bucket, &self.transformed))
+                    std::hint::black_box(net.forward_searching(bucket, &self.transformed));
+                    timed(|| net.forward_searching(bucket, &self.transformed))
                 }
-                Operation::MoveEval => {
-                    let Some(m) = &p.quiet else { continue };
-                    let stack = &mut self.stack;
+                Operation::MoveEval | Operation::KingMove => {
+                    let m = if op == Operation::KingMove { &p.king } else { &p.quiet };
+                    let Some(m) = m else { continue };
                     stack.reset(&p.board);
                     std::hint::black_box(stack.accumulator(net, &p.board));
+                    // Warm: the board copy and the stack's next node, as in
+                    // a search; the push below finds the node uncomputed
+                    // again.
+                    {
+                        let changes = move_changes(&p.board, m);
+                        let mut moved = p.board.clone();
+                        moved.play_unchecked(*m);
+                        stack.push(&changes);
+                        stack.pop();
+                        std::hint::black_box(&moved);
+                    }
                     timed(|| {
                         let changes = move_changes(&p.board, m);
                         let mut moved = p.board.clone();
@@ -225,7 +312,7 @@ impl<'n, N: Network> Bench<'n, N> {
     /// walked (so "per position" is per node), and the walks' checksum.
     fn walk_pass(&mut self) -> (f64, i64) {
         let (mut ns, mut nodes, mut sum) = (0.0, 0u64, 0i64);
-        for p in self.positions.iter().step_by(100) {
+        for p in self.positions.iter().step_by(WALK_STEP) {
             let stats = walk(self.net, &mut self.stack, &p.board, 3, false);
             ns += stats.elapsed.as_nanos() as f64;
             nodes += stats.nodes;
@@ -253,7 +340,7 @@ impl<'n, N: Network> Bench<'n, N> {
 /// by all the nodes walked in it (so throughput: with two cores and no
 /// contention, half the single-threaded figure).
 pub fn walk_shared<N: Network + Sync>(net: &N, positions: &[BenchPosition], threads: usize, runs: usize) -> f64 {
-    let roots: Vec<&Chess> = positions.iter().step_by(100).map(|p| &p.board).collect();
+    let roots: Vec<&Chess> = positions.iter().step_by(WALK_STEP).map(|p| &p.board).collect();
     let threads = threads.max(1);
     let pass = || {
         let start = Instant::now();
