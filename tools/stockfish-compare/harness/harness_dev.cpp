@@ -21,6 +21,7 @@
 
 #include "engine.h"
 #include "memory.h"
+#include "movegen.h"
 #include "nnue/network.h"
 #include "nnue/nnue_accumulator.h"
 #include "nnue/nnue_architecture.h"
@@ -134,15 +135,30 @@ struct Runner {
 
     static void set(Position& pos, const std::string& fen, StateInfo& st) { pos.set(fen, false, &st); }
     static Move to_move(const Position& pos, std::string uci) { return UCIEngine::to_move(pos, uci); }
+    static Move king_move(const Position& pos) {
+        return smallest_king_move(
+          MoveList<LEGAL>(pos),
+          [&](Move m) { return type_of(pos.moved_piece(m)) == KING && m.type_of() != CASTLING; },
+          [](Move m) { return UCIEngine::move(m, false); }, Move::none());
+    }
+
+    // Reads the Position and its StateInfo, last in a setup: the timed work
+    // starts with them hot, as in a search.
+    static void touch_position(const Position& pos) {
+        touch(&pos, sizeof(Position));
+        touch(pos.state(), sizeof(StateInfo));
+    }
 
     auto refresh(Position& pos) {
         root();
         empty_cache_entries(pos);
+        touch_position(pos);
         return [this, &pos] { return evaluate(pos); };
     }
     auto refresh_hot(Position& pos) {
         compute(pos);  // the cache now holds this very position
         root();
+        touch_position(pos);
         return [this, &pos] { return evaluate(pos); };
     }
     auto eval(Position& pos) {
@@ -150,6 +166,7 @@ struct Runner {
         std::int64_t warm = 0;
         warm += evaluate(pos);  // warms the layer stack's weights
         keep(warm);
+        touch_position(pos);
         return [this, &pos] { return evaluate(pos); };
     }
     auto forward(Position& pos) {
@@ -157,29 +174,38 @@ struct Runner {
         const int bucket = (pos.count<ALL_PIECES>() - 1) / 4;
         transform(pos, bucket);
         keep(propagate(bucket));
+        touch_position(pos);
         return [this, bucket] { return propagate(bucket); };
     }
+
+    // Makes m as a search does (the stack pushed, then do_move), runs
+    // f(dirties) in the child position, takes m back (stack popped, undo_move).
+    template<typename F>
+    int play(Position& pos, Move m, StateInfo& st, F&& f) {
+        Dirties& dirties = stack->push();
+        pos.do_move(m, st, pos.gives_check(m), dirties, nullptr, nullptr);
+        const int v = f(dirties);
+        stack->pop();
+        pos.undo_move(m);
+        return v;
+    }
+
+    // move (and kingmove: the mover's perspective refreshed through the
+    // refresh cache) and domove: the accumulators computed, then m made and
+    // taken back untimed, as in a search (pos, its state, st and the stack's
+    // next entry hot); nothing is evaluated, so the top stays computed and the
+    // timed push gets an uncomputed entry again.
     auto move(Position& pos, Move m, StateInfo& st) {
         compute(pos);
+        keep(play(pos, m, st, [](const auto&) { return 0; }));
         return [this, &pos, m, &st] {
-            Dirties& dirties = stack->push();
-            pos.do_move(m, st, pos.gives_check(m), dirties, nullptr, nullptr);
-            int v = evaluate(pos);
-            stack->pop();
-            pos.undo_move(m);
-            return v;
+            return play(pos, m, st, [this, &pos](const auto&) { return evaluate(pos); });
         };
     }
     auto domove(Position& pos, Move m, StateInfo& st) {
         compute(pos);
-        return [this, &pos, m, &st] {
-            Dirties& dirties = stack->push();
-            pos.do_move(m, st, pos.gives_check(m), dirties, nullptr, nullptr);
-            const int v = int(dirties.dirtyPiece.pc);
-            stack->pop();
-            pos.undo_move(m);
-            return v;
-        };
+        keep(play(pos, m, st, [](const auto&) { return 0; }));
+        return [this, &pos, m, &st] { return play(pos, m, st, [](const auto& d) { return int(d.dirtyPiece.pc); }); };
     }
 
     Outputs outputs(const std::string& fen) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "evaluate.h"
+#include "movegen.h"
 #include "nnue/evaluate_nnue.h"
 #include "position.h"
 #include "thread.h"
@@ -43,6 +44,22 @@ void not_computed(const Position& pos) {
     pos.state()->accumulator.computed_score        = false;
 }
 
+// Reads the Position and its StateInfo (which holds the accumulator), last in
+// a setup: the timed work starts with them hot, as in a search.
+void touch_position(const Position& pos) {
+    touch(&pos, sizeof(Position));
+    touch(pos.state(), sizeof(StateInfo));
+}
+
+// Makes m (into st), runs f() in the child position, takes m back.
+template<typename F>
+int play(Position& pos, Move m, StateInfo& st, F&& f) {
+    pos.do_move(m, st);
+    const int v = f();
+    pos.undo_move(m);
+    return v;
+}
+
 // What nnue_cmp::bench() needs from Stockfish 12: per operation the untimed
 // setup of a position, returning the work to time.
 struct Harness {
@@ -53,42 +70,47 @@ struct Harness {
         pos.set(fen, false, &st, Threads.main());
     }
     static Move to_move(const Position& pos, std::string uci) { return UCI::to_move(pos, uci); }
+    static Move king_move(const Position& pos) {
+        return smallest_king_move(
+          MoveList<LEGAL>(pos),
+          [&](Move m) { return type_of(pos.moved_piece(m)) == KING && type_of(m) != CASTLING; },
+          [](Move m) { return UCI::move(m, false); }, MOVE_NONE);
+    }
 
     auto refresh(Position& pos) {
         not_computed(pos);
+        touch_position(pos);
         return [&pos] { return Eval::NNUE::compute_eval(pos); };
     }
     auto eval(Position& pos) {
         not_computed(pos);
         keep(Eval::NNUE::compute_eval(pos));  // accumulator ready, layers warm
         pos.state()->accumulator.computed_score = false;
+        touch_position(pos);
         return [&pos] { return Eval::NNUE::evaluate(pos); };
     }
     auto forward(Position& pos) {
         not_computed(pos);
         feature_transformer->Transform(pos, transformed, true);
         keep(propagate());
+        touch_position(pos);
         return [] { return propagate(); };
     }
+    // move (and kingmove: the mover's accumulator refreshed from scratch) and
+    // domove: the accumulator computed, then m made and taken back untimed, as
+    // in a search (pos, its state and st hot); do_move marks st's accumulator
+    // not computed again, so the timed evaluation still updates it.
     auto move(Position& pos, Move m, StateInfo& st) {
         not_computed(pos);
         feature_transformer->Transform(pos, transformed, true);  // accumulator computed
-        return [&pos, m, &st] {
-            pos.do_move(m, st);
-            Value v = Eval::NNUE::evaluate(pos);
-            pos.undo_move(m);
-            return v;
-        };
+        keep(play(pos, m, st, [] { return 0; }));
+        return [&pos, m, &st] { return play(pos, m, st, [&pos] { return int(Eval::NNUE::evaluate(pos)); }); };
     }
     auto domove(Position& pos, Move m, StateInfo& st) {
         not_computed(pos);
         feature_transformer->Transform(pos, transformed, true);
-        return [&pos, m, &st] {
-            pos.do_move(m, st);
-            const int v = int(pos.side_to_move());
-            pos.undo_move(m);
-            return v;
-        };
+        keep(play(pos, m, st, [] { return 0; }));
+        return [&pos, m, &st] { return play(pos, m, st, [&pos] { return int(pos.side_to_move()); }); };
     }
 };
 

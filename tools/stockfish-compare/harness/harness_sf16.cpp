@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "evaluate.h"
+#include "movegen.h"
 #include "nnue/evaluate_nnue.h"
 #include "nnue/nnue_architecture.h"
 #include "nnue/nnue_feature_transformer.h"
@@ -57,21 +58,45 @@ struct Net {
 
     static void set(Position& pos, const std::string& fen, StateInfo& st) { pos.set(fen, false, &st); }
     static Move to_move(const Position& pos, std::string uci) { return UCI::to_move(pos, uci); }
+    static Move king_move(const Position& pos) {
+        return smallest_king_move(
+          MoveList<LEGAL>(pos),
+          [&](Move m) { return type_of(pos.moved_piece(m)) == KING && m.type_of() != CASTLING; },
+          [](Move m) { return UCI::move(m, false); }, Move::none());
+    }
 
     void not_computed(const Position& pos) {
         (pos.state()->*acc).computed[WHITE] = false;
         (pos.state()->*acc).computed[BLACK] = false;
     }
     int evaluate(const Position& pos) { return Eval::NNUE::evaluate<Size>(pos, false, nullptr); }
+
+    // Reads the Position and its StateInfo (which holds the accumulators), last
+    // in a setup: the timed work starts with them hot, as in a search.
+    static void touch_position(const Position& pos) {
+        touch(&pos, sizeof(Position));
+        touch(pos.state(), sizeof(StateInfo));
+    }
+
+    // Makes m (into st), runs f() in the child position, takes m back.
+    template<typename F>
+    static int play(Position& pos, Move m, StateInfo& st, F&& f) {
+        pos.do_move(m, st);
+        const int v = f();
+        pos.undo_move(m);
+        return v;
+    }
     std::int32_t propagate(int bucket) { return layers[bucket]->propagate(transformed); }
 
     auto refresh(Position& pos) {
         not_computed(pos);
+        touch_position(pos);
         return [this, &pos] { return evaluate(pos); };
     }
     auto eval(Position& pos) {
         not_computed(pos);
         keep(evaluate(pos));  // accumulators ready, layers warm
+        touch_position(pos);
         return [this, &pos] { return evaluate(pos); };
     }
     auto forward(Position& pos) {
@@ -79,27 +104,24 @@ struct Net {
         const int bucket = (pos.count<ALL_PIECES>() - 1) / 4;
         ft.transform(pos, transformed, bucket);
         keep(propagate(bucket));
+        touch_position(pos);
         return [this, bucket] { return propagate(bucket); };
     }
+    // move (and kingmove: the mover's accumulator refreshed from scratch) and
+    // domove: the accumulators computed, then m made and taken back untimed,
+    // as in a search (pos, its state and st hot); do_move marks st's
+    // accumulators not computed again, so the timed evaluation still updates them.
     auto move(Position& pos, Move m, StateInfo& st) {
         not_computed(pos);
         ft.hint_common_access(pos);  // the accumulators computed, nothing else
-        return [this, &pos, m, &st] {
-            pos.do_move(m, st);
-            int v = evaluate(pos);
-            pos.undo_move(m);
-            return v;
-        };
+        keep(play(pos, m, st, [] { return 0; }));
+        return [this, &pos, m, &st] { return play(pos, m, st, [this, &pos] { return evaluate(pos); }); };
     }
     auto domove(Position& pos, Move m, StateInfo& st) {
         not_computed(pos);
         ft.hint_common_access(pos);
-        return [&pos, m, &st] {
-            pos.do_move(m, st);
-            const int v = int(pos.side_to_move());
-            pos.undo_move(m);
-            return v;
-        };
+        keep(play(pos, m, st, [] { return 0; }));
+        return [&pos, m, &st] { return play(pos, m, st, [&pos] { return int(pos.side_to_move()); }); };
     }
 
     Outputs outputs(const std::string& fen) {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "engine.h"
+#include "movegen.h"
 #include "nnue/network.h"
 #include "nnue/nnue_accumulator.h"
 #include "nnue/nnue_architecture.h"
@@ -166,15 +167,30 @@ struct Runner {
 
     static void set(Position& pos, const std::string& fen, StateInfo& st) { pos.set(fen, false, &st); }
     static Move to_move(const Position& pos, std::string uci) { return UCIEngine::to_move(pos, uci); }
+    static Move king_move(const Position& pos) {
+        return smallest_king_move(
+          MoveList<LEGAL>(pos),
+          [&](Move m) { return type_of(pos.moved_piece(m)) == KING && m.type_of() != CASTLING; },
+          [](Move m) { return UCIEngine::move(m, false); }, Move::none());
+    }
+
+    // Reads the Position and its StateInfo, last in a setup: the timed work
+    // starts with them hot, as in a search.
+    static void touch_position(const Position& pos) {
+        touch(&pos, sizeof(Position));
+        touch(pos.state(), sizeof(StateInfo));
+    }
 
     auto refresh(Position& pos) {
         root();
         empty_cache_entries(pos);
+        touch_position(pos);
         return [this, &pos] { return evaluate(pos); };
     }
     auto refresh_hot(Position& pos) {
         compute(pos);  // the cache now holds this very position
         root();
+        touch_position(pos);
         return [this, &pos] { return evaluate(pos); };
     }
     auto eval(Position& pos) {
@@ -182,6 +198,7 @@ struct Runner {
         std::int64_t warm = 0;
         warm += evaluate(pos);  // warms the layer stack's weights
         keep(warm);
+        touch_position(pos);
         return [this, &pos] { return evaluate(pos); };
     }
     auto forward(Position& pos) {
@@ -190,28 +207,38 @@ struct Runner {
         ft.transform(pos, *stack, &cache, transformed, bucket);
         auto* layer = &layers[bucket];
         keep(layer->propagate(transformed));
+        touch_position(pos);
         return [this, layer] { return layer->propagate(transformed); };
     }
+
+    // Makes m as a search does (do_move, then the stack pushed), runs f(dp)
+    // in the child position, takes m back (stack popped, undo_move).
+    template<typename F>
+    int play(Position& pos, Move m, StateInfo& st, F&& f) {
+        DirtyPiece dp = pos.do_move(m, st, pos.gives_check(m), nullptr);
+        stack->push(dp);
+        const int v = f(dp);
+        stack->pop();
+        pos.undo_move(m);
+        return v;
+    }
+
+    // move (and kingmove: the mover's perspective refreshed through the
+    // refresh cache) and domove: the accumulators computed, then m made and
+    // taken back untimed, as in a search (pos, its state, st and the stack's
+    // next entry hot); nothing is evaluated, so the top stays computed and the
+    // timed push gets an uncomputed entry again.
     auto move(Position& pos, Move m, StateInfo& st) {
         compute(pos);
+        keep(play(pos, m, st, [](const auto&) { return 0; }));
         return [this, &pos, m, &st] {
-            DirtyPiece dp = pos.do_move(m, st, pos.gives_check(m), nullptr);
-            stack->push(dp);
-            int v = evaluate(pos);
-            stack->pop();
-            pos.undo_move(m);
-            return v;
+            return play(pos, m, st, [this, &pos](const auto&) { return evaluate(pos); });
         };
     }
     auto domove(Position& pos, Move m, StateInfo& st) {
         compute(pos);
-        return [this, &pos, m, &st] {
-            DirtyPiece dp = pos.do_move(m, st, pos.gives_check(m), nullptr);
-            stack->push(dp);
-            stack->pop();
-            pos.undo_move(m);
-            return dp.dirty_num;
-        };
+        keep(play(pos, m, st, [](const auto&) { return 0; }));
+        return [this, &pos, m, &st] { return play(pos, m, st, [](const auto& dp) { return dp.dirty_num; }); };
     }
 
     Outputs outputs(const std::string& fen) {

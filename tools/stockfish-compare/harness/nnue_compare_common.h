@@ -10,6 +10,9 @@
 // Timing rules (the same as nnue-runtime/src/shakmaty/bench.rs):
 // - each operation is timed per position, right after an untimed setup,
 //   with std::chrono::steady_clock;
+// - the setup leaves the position hot, as in a search: before a move
+//   (move, kingmove, domove) the same move is made and taken back untimed;
+//   before the others the Position and its StateInfo are read (touch());
 // - the median cost of timing nothing (10001 samples) is subtracted from
 //   every sample;
 // - one untimed warm-up pass over all positions, then `runs` passes; the
@@ -20,6 +23,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <deque>
@@ -37,6 +41,7 @@ enum class Op {
     Eval,
     Forward,
     Move,
+    KingMove,  // a king move: the mover's perspective refreshed
     DoMove  // diagnostic: Stockfish's own move making alone (no nnue counterpart)
 };
 
@@ -50,6 +55,7 @@ inline const OpInfo kOps[] = {{Op::Refresh, "refresh"},
                               {Op::Eval, "eval"},
                               {Op::Forward, "forward"},
                               {Op::Move, "move"},
+                              {Op::KingMove, "kingmove"},
                               {Op::DoMove, "domove"}};
 
 // One row of timing_moves.tsv: FEN, a random legal move, a random non-king
@@ -146,6 +152,39 @@ inline void keep(const T& value) {
     asm volatile("" : : "r,m"(value) : "memory");
 }
 
+// Reads every 64-byte line of [p, p + n) (untimed: brings it into cache).
+inline void touch(const void* p, std::size_t n) {
+    const auto*   bytes = static_cast<const volatile unsigned char*>(p);
+    std::uint64_t sum   = 0;
+    for (std::size_t i = 0; i < n; i += 64)
+        sum += bytes[i];
+    if (n > 0)
+        sum += bytes[n - 1];
+    keep(sum);
+}
+
+// The king move `kingmove` times (the rule our side implements too): among
+// the legal `moves`, those `is_king` accepts (the side to move's king, not
+// castling), the one whose UCI string (uci(m)) is smallest; `none` if none.
+template<typename Moves, typename IsKing, typename Uci, typename Move>
+Move smallest_king_move(const Moves& moves, IsKing&& is_king, Uci&& uci, Move none) {
+    Move        best = none;
+    std::string best_uci;
+    for (const auto& em : moves)
+    {
+        const Move m = em;
+        if (!is_king(m))
+            continue;
+        const std::string s = uci(m);
+        if (best == none || s < best_uci)
+        {
+            best     = m;
+            best_uci = s;
+        }
+    }
+    return best;
+}
+
 using Clock = std::chrono::steady_clock;
 
 // Runs f() between two clock readings; returns the elapsed ns and adds the
@@ -196,12 +235,15 @@ inline void fail(const std::string& message) {
 //                                  if not, `name` (for the error message)
 //   set(pos, fen, st)              sets pos from fen, with st as its state
 //   to_move(pos, uci)              the move, or none
+//   king_move(pos)                 the position's king move (smallest_king_move), or none
 // and, per operation, the untimed setup of one position, which returns the
 // work to time (a lambda returning an integer, added to the checksum):
 //   refresh(pos), refresh_hot(pos) (only with refresh_cache), eval(pos),
-//   forward(pos), move(pos, m, st), domove(pos, m, st) (st: a fresh state)
+//   forward(pos), move(pos, m, st), domove(pos, m, st) (st: a fresh state;
+//   move serves kingmove too, with the king move)
 // They are resolved at compile time and inline: the timed region holds the
-// returned lambda's work alone.
+// returned lambda's work alone. The setups end with the position hot (see the
+// timing rules above), as it is in a search, and as our side has it.
 template<typename Position, typename State, typename H, typename Move>
 void bench(H& h, std::istream& is, Move none) {
     std::string path, ops_list;
@@ -218,13 +260,16 @@ void bench(H& h, std::istream& is, Move none) {
             if (op == Op::RefreshHot)
                 return fail(std::string(H::name) + " has no refresh cache (no refresh_hot)");
 
-    // Positions set up once; every position keeps its own state.
+    // Positions set up once; every position keeps its own state. Per position
+    // its king move for kingmove (positions without one are skipped, as move
+    // skips those without a quiet move).
     std::deque<State>     states(rows.size());
     std::vector<Position> positions(rows.size());
-    std::vector<Move>     quiet(rows.size(), none);
+    std::vector<Move>     quiet(rows.size(), none), king(rows.size(), none);
     for (std::size_t i = 0; i < rows.size(); ++i)
     {
         h.set(positions[i], rows[i].fen, states[i]);
+        king[i] = h.king_move(positions[i]);
         if (rows[i].quiet != "-")
         {
             quiet[i] = h.to_move(positions[i], rows[i].quiet);
@@ -256,11 +301,13 @@ void bench(H& h, std::istream& is, Move none) {
             case Op::Forward :
                 ns = timed(h.forward(pos), res.checksum);
                 break;
-            case Op::Move : {
-                if (quiet[i] == none)
+            case Op::Move :
+            case Op::KingMove : {
+                const Move m = op == Op::Move ? quiet[i] : king[i];
+                if (m == none)
                     continue;
                 State st;
-                ns = timed(h.move(pos, quiet[i], st), res.checksum);
+                ns = timed(h.move(pos, m, st), res.checksum);
                 break;
             }
             case Op::DoMove : {  // the move making that `move` includes, alone
