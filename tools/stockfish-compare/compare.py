@@ -90,8 +90,14 @@ NETS = {
 # The reference directory of a tag (tests/reference/<dir>).
 REF_DIR = {"stockfish-dev-20260803-762dd1da": "sf_head"}
 
-# Our backend name -> Stockfish's ARCH.
+# Our backend name -> Stockfish's ARCH (plain builds, `make all`, the same ISA
+# on both sides).
 ARCHS = {"avx2": "x86-64-avx2", "avx512-vnni": "x86-64-vnni512"}
+# `--isa best`: our best backend on this CPU (what `nnue` picks without
+# --isa) against Stockfish's best build: `make profile-build` (PGO) at the
+# ARCH Stockfish's own scripts/get_native_properties.sh picks for this CPU.
+BEST = "best"
+ISAS = list(ARCHS) + [BEST]
 
 OP_NAMES = {
     "refresh": "refresh",
@@ -99,6 +105,13 @@ OP_NAMES = {
     "eval": "eval, acc. ready",
     "forward": "forward",
     "move": "move + eval",
+    "kingmove": "king move + eval",
+}
+# How the report names them where the column name alone would mislead.
+OP_LABELS = {
+    "refresh_hot": "refresh, cache hot (the cache entry is this very position: a best case, see README)",
+    "forward": "forward (layers, each searching its input for non-zero chunks)",
+    "kingmove": "king move + eval (the mover refreshed through the cache)",
 }
 # Timed on the Stockfish side only, next to `move`: Stockfish's own move making
 # (do_move + undo_move, and its accumulator stack's push/pop from 17.1 on),
@@ -187,7 +200,7 @@ def net_key(path):
 
 # Bump when patch_sources() or the make command changes (cached builds are
 # keyed by this and the harness files).
-PATCH_VERSION = "patch-1"
+PATCH_VERSION = "patch-2"
 
 
 def harness_hash(tag):
@@ -247,45 +260,145 @@ def patch_sources(src, tag):
     uci.write_text(text)
 
 
-# Per (tag, ARCH): how the binary was built, for the record.
+# Per (tag, ARCH, pgo): how the binary was built, for the record.
 BUILDS = {}
 
+# The profiling run of a PGO build (its Makefile's PGOBENCH): written next to
+# the binary by build(); Stockfish's own `bench` with the nets under test
+# loaded, then one pass of every harness operation on each (so that the
+# harness's timing loops, into which Stockfish's NNUE code is inlined, are not
+# compiled as cold code).
+PGO_SCRIPT = "nnue_pgo_bench.sh"
 
-def make_command(arch):
+
+def make_command(arch, pgo=False):
     # `make build` is `net config-sanity` + `all` (and in later releases
     # config-sanity needs `net` too); `net` would download the release's default
     # nets, which are not needed: the net under test is loaded through EvalFile,
     # so the build embeds no net. `all` compiles with the same flags as `build`.
+    # `profile-build` is Stockfish's release build (PGO); patch_makefile_net()
+    # drops its `net` prerequisite, the environment's CXXFLAGS (which its
+    # profiling steps keep) turn embedding off, and PGOBENCH runs PGO_SCRIPT.
+    if pgo:
+        return ["make", "-j2", "profile-build", f"ARCH={arch}", "COMP=gcc", f"PGOBENCH=./{PGO_SCRIPT}"]
     return ["make", "-j2", "all", f"ARCH={arch}", "COMP=gcc", "EXTRACXXFLAGS=-DNNUE_EMBEDDING_OFF"]
 
 
-def build(stockfish, tag, arch, build_dir):
-    """Builds (or reuses) Stockfish at `tag` with the harness; returns the binary."""
+def patch_makefile_net(src):
+    """Drops `net` from the prerequisites of `profile-build` and
+    `config-sanity` (it would download the release's default nets)."""
+    makefile = src / "Makefile"
+    text = makefile.read_text()
+    text, n = re.subn(r"^(profile-build|config-sanity):(.*)$",
+                      lambda m: f"{m.group(1)}:" + re.sub(r"(?<!\S)net(?!\S)", "", m.group(2)),
+                      text, flags=re.M)
+    if n == 0:
+        die(f"{makefile}: no `profile-build:` line")
+    makefile.write_text(text)
+
+
+def tag_nets(tag):
+    """The nets the comparison runs with `tag`, as (slot, path): what its
+    PGO profiling run loads."""
+    nets = []
+    for name, info in NETS.items():
+        if tag in info["tags"]:
+            nets.append((info["slot"], find_net(name)))
+    return sorted(nets, key=lambda n: n[0])
+
+
+def write_pgo_script(src, tag, moves):
+    lines = []
+    for slot, path in tag_nets(tag):
+        option = "EvalFile" if slot == "big" else TAGS[tag]["small_option"]
+        lines.append(f"setoption name {option} value {path}")
+    lines += ["isready", "bench"]
+    for slot, _ in tag_nets(tag):
+        lines.append(f"nnuebench {slot} {moves} 1 all")
+    lines.append("quit")
+    script = src / PGO_SCRIPT
+    script.write_text("#!/bin/sh\n# Written by tools/stockfish-compare/compare.py: the profiling run of a PGO build.\n"
+                      "./stockfish <<'EOF'\n" + "\n".join(lines) + "\nEOF\n")
+    script.chmod(0o755)
+
+
+def native_arch(stockfish, tag):
+    """The ARCH Stockfish picks for this CPU: the tag's own
+    scripts/get_native_properties.sh, or (sf_12 has none) the oldest later
+    tag's script, if the tag's Makefile knows that ARCH; else the nearest
+    older x86-64 ARCH it knows. Returns (ARCH, how it was chosen)."""
+    order = [t for t in TAGS]
+    candidates = [tag] + order[order.index(tag) + 1:]
+    for t in candidates:
+        script = subprocess.run(git_dir_args(stockfish) + ["show", f"{t}:scripts/get_native_properties.sh"],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        if script.returncode == 0:
+            break
+    else:
+        die(f"no scripts/get_native_properties.sh in {tag} or later tags")
+    with tempfile.TemporaryDirectory() as d:
+        (Path(d) / "get_native_properties.sh").write_bytes(script.stdout)
+        out = subprocess.run(["sh", "get_native_properties.sh"], cwd=d, stdout=subprocess.PIPE, text=True)
+    picked = out.stdout.split()[0] if out.stdout.split() else ""
+    makefile = subprocess.run(git_dir_args(stockfish) + ["show", f"{tag}:src/Makefile"],
+                              stdout=subprocess.PIPE, text=True).stdout
+    known = set(re.findall(r"x86-64-[a-z0-9-]+", makefile))
+    how = f"scripts/get_native_properties.sh of {t}" + ("" if t == tag else f" ({tag} has none)")
+    fallback = ["x86-64-avx512icl", "x86-64-vnni512", "x86-64-avx512", "x86-64-vnni256", "x86-64-avxvnni",
+                "x86-64-bmi2", "x86-64-avx2"]
+    if picked in known:
+        return picked, f"{how}: {picked}"
+    for arch in fallback[fallback.index(picked) + 1 if picked in fallback else 0:]:
+        if arch in known:
+            return arch, f"{how} picks {picked or 'nothing'}, which {tag}'s Makefile lacks: the next one it has"
+    die(f"{how} picks {picked!r}; no fallback ARCH in {tag}'s Makefile")
+
+
+def build(stockfish, tag, arch, build_dir, pgo=False, moves=None):
+    """Builds (or reuses) Stockfish at `tag` with the harness (with `pgo`, its
+    profile-build, profiled on the nets the comparison runs with `tag`);
+    returns the binary."""
     if tag not in TAGS:
         die(f"unknown tag {tag}")
     if not (HARNESS / TAGS[tag]["harness"]).is_file():
         die(f"no harness for {tag} yet ({TAGS[tag]['harness']} is missing)")
     key = harness_hash(tag)
-    root = Path(build_dir) / f"{tag}-{arch}"
+    if pgo:
+        h = hashlib.sha256(key.encode())
+        for slot, path in tag_nets(tag):
+            h.update(f"{slot} {path.name} {path.stat().st_size}".encode())
+        key = "pgo-" + h.hexdigest()[:12]
+    root = Path(build_dir) / (f"{tag}-{arch}-pgo" if pgo else f"{tag}-{arch}")
     exe = root / "src" / "stockfish"
     stamp = root / "nnue_compare.stamp"
     source = subprocess.run(["git", "-C", str(Path(stockfish).resolve()), "rev-parse", "--verify", "--quiet",
                              tag + "^{commit}"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             text=True).stdout.strip() or "unknown"
-    BUILDS[(tag, arch)] = dict(exe=exe, key=key, source=source, cmd=" ".join(make_command(arch)))
+    cmd = make_command(arch, pgo)
+    env = None
+    shown = " ".join(cmd)
+    if pgo:
+        env = {k: v for k, v in os.environ.items() if k not in ("CXXFLAGS", "LDFLAGS", "CPPFLAGS")}
+        env["CXXFLAGS"] = "-DNNUE_EMBEDDING_OFF"
+        shown = ("CXXFLAGS=-DNNUE_EMBEDDING_OFF " + shown + f" (Makefile: `net` dropped from profile-build's and "
+                 f"config-sanity's prerequisites; {PGO_SCRIPT}: bench, then nnuebench 1 pass of every operation, "
+                 f"with {', '.join(p.name for _, p in tag_nets(tag))})")
+    BUILDS[(tag, arch, pgo)] = dict(exe=exe, key=key, source=source, cmd=shown)
     if exe.is_file() and stamp.is_file() and stamp.read_text().strip() == key:
-        log(f"[build] {tag} {arch}: cached ({exe})")
-        BUILDS[(tag, arch)]["cached"] = True
+        log(f"[build] {tag} {arch}{' pgo' if pgo else ''}: cached ({exe})")
+        BUILDS[(tag, arch, pgo)]["cached"] = True
         return exe
-    log(f"[build] {tag} {arch}: extracting sources into {root}")
+    log(f"[build] {tag} {arch}{' pgo' if pgo else ''}: extracting sources into {root}")
     extract(stockfish, tag, root, ["src"])
     src = root / "src"
     patch_sources(src, tag)
-    cmd = make_command(arch)
-    log(f"[build] {tag} {arch}: {' '.join(cmd)} (in {src})")
-    run_make(cmd, root, exe, f"{tag} {arch}")
+    if pgo:
+        patch_makefile_net(src)
+        write_pgo_script(src, tag, Path(moves).resolve())
+    log(f"[build] {tag} {arch}{' pgo' if pgo else ''}: {shown} (in {src})")
+    run_make(cmd, root, exe, f"{tag} {arch}", env)
     stamp.write_text(key + "\n")
-    BUILDS[(tag, arch)]["cached"] = False
+    BUILDS[(tag, arch, pgo)]["cached"] = False
     return exe
 
 
@@ -339,14 +452,27 @@ def record_header(info, tag, isas, commit, nnue, ours):
     lines += ["", "## Stockfish", "",
               f"- tag {tag}; g++ on PATH: {first_line(['g++', '--version'])}"]
     for isa in isas:
-        b = BUILDS.get((tag, ARCHS[isa]))
+        arch, pgo = sf_build_of(isa)
+        b = BUILDS.get((tag, arch, pgo))
         if not b:
             continue
-        lines += [f"- ARCH={ARCHS[isa]} (against our `{isa}`): source commit {b['source']}, "
+        lines += [f"- ARCH={arch}{' (PGO)' if pgo else ''} (against our `{isa}`): source commit {b['source']}, "
                   f"built with `{b['cmd']}` plus the harness (key {b['key']}"
                   f"{', cached build' if b.get('cached') else ''}), binary `{b['exe']}`",
                   "  - " + "\n  - ".join(stockfish_version(b["exe"]))]
+        if pgo:
+            lines.append(f"  - ARCH chosen by {NATIVE_HOW.get(tag, '?')}")
     return lines
+
+
+# Per tag: how native_arch() chose the PGO build's ARCH (for the report).
+NATIVE_HOW = {}
+# Per --isa value: the Stockfish build it is compared with, (ARCH, pgo); set in main().
+SF_BUILD = {}
+
+
+def sf_build_of(isa):
+    return SF_BUILD.get(isa, (ARCHS.get(isa), False))
 
 
 def run_stockfish(exe, core, net, slot, tag, commands, timeout=7200):
@@ -384,37 +510,44 @@ def run_measured(cmd, stdin_text=""):
 
 
 def load_rounds(exe, nnue, core, net, slot, tag, isa, rounds, allow_overflow):
-    """Interleaved load timings. Ours: `nnue eval` of the start position (read,
-    re-layout, overflow proof, one evaluation). Stockfish: its process told to
-    load the net through its option, then `isready` (which waits for the
-    load) and `quit`; and the same process told only `quit` (its start-up
-    alone: thread pool, hash table, tables), so that its load is the
-    difference."""
+    """Interleaved load timings, as each program's process with the net minus
+    the same program's process without it (so the net's load alone, on both
+    sides). Ours: `nnue eval` of the start position (read, re-layout,
+    overflow proof, one evaluation) minus `nnue --version` (the binary's
+    start-up and exit). Stockfish: its process told to load the net through
+    its option, `isready` (which waits for the load) and `quit`, minus the
+    same process told only `quit` (start-up: thread pool, hash table,
+    tables). Peak resident sizes the same way."""
     option = "EvalFile" if slot == "big" else TAGS[tag]["small_option"]
     pin = ["taskset", "-c", str(core)]
-    ours_cmd = pin + [str(nnue), "eval", "--net", str(net), "--isa", isa, "--fen",
-                      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]
+    ours_cmd = pin + [str(nnue), "eval", "--net", str(net)] + ([] if isa == BEST else ["--isa", isa]) + [
+        "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]
     if allow_overflow:
         ours_cmd.append("--allow-overflow")
     rows = []
     for r in range(rounds):
         log(f"[load {r + 1}/{rounds}]")
         ours = run_measured(ours_cmd)
+        ours_up = run_measured(pin + [str(nnue), "--version"])
         sf = run_measured(pin + [str(exe)], f"setoption name {option} value {net}\nisready\nquit\n")
-        start_up = run_measured(pin + [str(exe)], "quit\n")
-        rows.append((ours, sf, start_up))
-        log(f"    nnue {ours[0]:.3f} s {ours[1]:.0f} MB; Stockfish {sf[0]:.3f} s {sf[1]:.0f} MB "
-            f"(start-up alone {start_up[0]:.3f} s {start_up[1]:.0f} MB)")
+        sf_up = run_measured(pin + [str(exe)], "quit\n")
+        rows.append((ours, ours_up, sf, sf_up))
+        log(f"    nnue {ours[0]:.3f} s {ours[1]:.0f} MB (start-up alone {ours_up[0]:.3f} s {ours_up[1]:.0f} MB); "
+            f"Stockfish {sf[0]:.3f} s {sf[1]:.0f} MB (start-up alone {sf_up[0]:.3f} s {sf_up[1]:.0f} MB)")
     med = statistics.median
-    ours_s, sf_s, up_s = (med([row[i][0] for row in rows]) for i in range(3))
-    ours_mb, sf_mb, up_mb = (med([row[i][1] for row in rows]) for i in range(3))
-    ratio = med([row[0][0] / row[1][0] for row in rows])
+    s_ = [med([row[i][0] for row in rows]) for i in range(4)]
+    mb = [med([row[i][1] for row in rows]) for i in range(4)]
+    ratios = [(row[0][0] - row[1][0]) / (row[2][0] - row[3][0]) for row in rows if row[2][0] > row[3][0]]
+    ratio = f"{med(ratios):.2f}" if ratios else "-"
     return ["| program | wall clock, median (s) | peak resident, median (MB) |", "|---|---:|---:|",
-            f"| nnue eval, start position (load, overflow proof, one evaluation) | {ours_s:.3f} | {ours_mb:.0f} |",
-            f"| Stockfish: setoption {option}, isready, quit | {sf_s:.3f} | {sf_mb:.0f} |",
-            f"| Stockfish: quit (start-up alone) | {up_s:.3f} | {up_mb:.0f} |",
-            "", f"Median of per-round ratios nnue / Stockfish (whole processes): {ratio:.2f}. "
-            f"Stockfish's load alone (the difference of medians): {sf_s - up_s:.3f} s."]
+            f"| nnue eval, start position (load, overflow proof, one evaluation) | {s_[0]:.3f} | {mb[0]:.0f} |",
+            f"| nnue --version (start-up alone) | {s_[1]:.3f} | {mb[1]:.0f} |",
+            f"| **nnue: the net's load alone** (difference) | {s_[0] - s_[1]:.3f} | {mb[0] - mb[1]:.0f} |",
+            f"| Stockfish: setoption {option}, isready, quit | {s_[2]:.3f} | {mb[2]:.0f} |",
+            f"| Stockfish: quit (start-up alone) | {s_[3]:.3f} | {mb[3]:.0f} |",
+            f"| **Stockfish: the net's load alone** (difference) | {s_[2] - s_[3]:.3f} | {mb[2] - mb[3]:.0f} |",
+            "", f"Median of per-round ratios of the loads alone, nnue / Stockfish: {ratio} "
+            f"(wall clock; each program's process with the net minus without it, in the same round)."]
 
 
 def read_tsv(path):
@@ -462,35 +595,56 @@ def dump_check(exe, core, net, slot, tag):
     return summary
 
 
-def parse_stockfish_bench(lines):
+def parse_stockfish_bench(lines, counts):
+    """{op: median ns}; `counts` gets {op: positions timed per pass}."""
     result = {}
     for l in lines:
         f = l.split("\t")
-        if f[0] == "nnuebench" and len(f) >= 3 and f[1] != "done":
+        if f[0] == "nnuebench" and len(f) >= 4 and f[1] != "done":
             result[f[1]] = float(f[2])
+            counts[f[1]] = int(f[3])
     if not result:
         sys.stderr.write("\n".join(lines[-20:]) + "\n")
         die("Stockfish's nnuebench printed nothing")
     return result
 
 
-def run_ours(nnue, core, net, isa, moves, runs, ops, allow_overflow=False):
-    cmd = ["taskset", "-c", str(core), str(nnue), "bench", "--net", str(net), "--isa", isa,
-           "--moves", str(moves), "--ops", ",".join(ops), "--runs", str(runs)]
+def check_counts(ours, sf, ops, where):
+    """Both programs timed the same number of positions per operation."""
+    for op in ops:
+        if ours.get(op) != sf.get(op):
+            die(f"{where}: {OP_NAMES[op]}: nnue timed {ours.get(op)} positions per pass, Stockfish {sf.get(op)}")
+
+
+# Per --isa value: the backend `nnue bench` ran (its `isa` column).
+OUR_BACKEND = {}
+
+
+def run_ours(nnue, core, net, isa, moves, runs, ops, counts, allow_overflow=False):
+    """{op: median ns}; `counts` gets {op: positions timed per pass}. `best`
+    runs without --isa (and without NNUE_ISA): the backend nnue picks."""
+    cmd = ["taskset", "-c", str(core), str(nnue), "bench", "--net", str(net)]
+    if isa != BEST:
+        cmd += ["--isa", isa]
+    cmd += ["--moves", str(moves), "--ops", ",".join(ops), "--runs", str(runs), "--positions"]
     if allow_overflow:
         cmd.append("--allow-overflow")
-    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    env = {k: v for k, v in os.environ.items() if k != "NNUE_ISA"}
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     if out.returncode != 0:
         die(f"{' '.join(cmd)} failed: {out.stderr.strip()}")
     lines = [l for l in out.stdout.splitlines() if l.strip()]
     header, row = lines[0].split("\t"), lines[1].split("\t")
     by_name = dict(zip(header, row))
+    OUR_BACKEND[isa] = by_name.get("isa", "?")
     result = {}
     for op in ops:
         cell = by_name.get(f"{OP_NAMES[op]} (ns)")
-        if cell is None:
+        count = by_name.get(f"{OP_NAMES[op]} (positions)")
+        if cell is None or count is None:
             die(f"nnue bench printed no column for {op}: {lines[0]}")
         result[op] = float(cell)
+        counts[op] = int(count)
     return result
 
 
@@ -508,7 +662,7 @@ def ratio_table(ops, ours_rounds, sf_rounds):
         sf = [r[op] for r in sf_rounds]
         ratios = [o / s if s > 0 else float("nan") for o, s in zip(ours, sf)]
         best = min(ours) / min(sf) if min(sf) > 0 else float("nan")
-        rows.append(f"| {OP_NAMES[op]} | {fmt(min(ours))} | {fmt(min(sf))} | {best:.2f} "
+        rows.append(f"| {OP_LABELS.get(op, OP_NAMES[op])} | {fmt(min(ours))} | {fmt(min(sf))} | {best:.2f} "
                     f"| {statistics.median(ratios):.2f} |")
     return rows
 
@@ -519,7 +673,9 @@ def main():
     ap.add_argument("--net", required=True, help="net name (e.g. nn-1c0000000000) or path to the .nnue file")
     ap.add_argument("--tag", help="Stockfish tag (default: the net's first tag, see above)")
     ap.add_argument("--isa", default="avx2",
-                    help="backend: avx2, avx512-vnni, or all (avx512-vnni only where the CPU has avx512_vnni)")
+                    help="backend: avx2, avx512-vnni (against Stockfish's plain build for that ISA), best (our "
+                         "best backend against Stockfish's profile-build at its native ARCH), or all "
+                         "(avx512-vnni only where the CPU has avx512_vnni)")
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     ap.add_argument("--runs", type=int, default=21, help="timed passes per round and program (median; default 21)")
     ap.add_argument("--ops", help="comma-separated operations (default: all the tag has)")
@@ -550,13 +706,16 @@ def main():
     cfg = TAGS[tag]
     flags = cpu_flags()
     if args.isa == "all":
-        isas = ["avx2"] + (["avx512-vnni"] if "avx512_vnni" in flags else [])
-    elif args.isa in ARCHS:
+        isas = ["avx2"] + (["avx512-vnni"] if "avx512_vnni" in flags else []) + [BEST]
+    elif args.isa in ISAS:
         isas = [args.isa]
         if args.isa == "avx512-vnni" and "avx512_vnni" not in flags:
             die("this CPU has no avx512_vnni")
     else:
-        die(f"--isa must be one of {', '.join(ARCHS)} or all")
+        die(f"--isa must be one of {', '.join(ISAS)} or all")
+    if BEST in isas:
+        arch, NATIVE_HOW[tag] = native_arch(args.stockfish, tag)
+        SF_BUILD[BEST] = (arch, True)
     ops = args.ops.split(",") if args.ops else [o for o in OP_NAMES if o != "refresh_hot" or cfg["refresh_cache"]]
     for op in ops:
         if op not in OP_NAMES or (op == "refresh_hot" and not cfg["refresh_cache"]):
@@ -603,15 +762,17 @@ def main():
     isas_run = list(isas)
     exes = {}
     for isa in isas:
-        arch = ARCHS[isa]
-        exes[isa] = build(args.stockfish, tag, arch, args.build_dir)
+        arch, pgo = sf_build_of(isa)
+        exes[isa] = build(args.stockfish, tag, arch, args.build_dir, pgo, args.moves)
         if not args.skip_dump_check:
-            report.append(f"- {arch}: " + dump_check(exes[isa], args.core, net, info["slot"], tag))
+            report.append(f"- {arch}{' (PGO)' if pgo else ''}: "
+                          + dump_check(exes[isa], args.core, net, info["slot"], tag))
     if args.dump_only:
         isas = []
     if args.load:
         for isa in isas:
-            report += ["", f"### loading, backend {isa} (Stockfish ARCH={ARCHS[isa]})", ""]
+            arch, pgo = sf_build_of(isa)
+            report += ["", f"### loading, backend {isa} (Stockfish ARCH={arch}{', PGO' if pgo else ''})", ""]
             report += load_rounds(exes[isa], nnue, args.core, net, info["slot"], tag, isa, args.rounds,
                                   info.get("allow_overflow", False))
         isas = []
@@ -619,43 +780,69 @@ def main():
     # round is taken in the same minute: the last table compares across them.
     sf_rounds = {isa: [] for isa in isas}
     our_rounds = {isa: [] for isa in isas}
+    counts_checked = {}
     for r in range(args.rounds if isas else 0):
         for isa in isas:
             log(f"[round {r + 1}/{args.rounds}] {isa}: Stockfish {tag}")
             out = run_stockfish(exes[isa], args.core, net, info["slot"], tag,
                                 [f"nnuebench {info['slot']} {Path(args.moves).resolve()} {args.runs} {','.join(sf_ops)}"])
-            sf_rounds[isa].append(parse_stockfish_bench(out))
+            sf_counts = {}
+            sf_rounds[isa].append(parse_stockfish_bench(out, sf_counts))
             log(f"    Stockfish: " + ", ".join(f"{o} {sf_rounds[isa][-1][o]:.0f}" for o in sf_ops))
             if not stockfish_only:
                 log(f"[round {r + 1}/{args.rounds}] {isa}: nnue bench")
-                our_rounds[isa].append(run_ours(nnue, args.core, net, isa, args.moves, args.runs, ops,
+                our_counts = {}
+                our_rounds[isa].append(run_ours(nnue, args.core, net, isa, args.moves, args.runs, ops, our_counts,
                                                  info.get("allow_overflow", False)))
+                check_counts(our_counts, sf_counts, ops, f"round {r + 1}, {isa}")
+                counts_checked = {op: our_counts[op] for op in ops}
                 log(f"    nnue: " + ", ".join(f"{o} {our_rounds[isa][-1][o]:.0f}" for o in ops))
+    if isas and not stockfish_only:
+        report.append("- positions timed per pass, equal on both sides in every round (checked): "
+                      + ", ".join(f"{OP_NAMES[op]} {n}" for op, n in counts_checked.items()))
     for isa in isas:
-        report += ["", f"### backend {isa} (Stockfish ARCH={ARCHS[isa]})", ""]
+        arch, pgo = sf_build_of(isa)
+        if isa == BEST:
+            report += ["", f"### our best backend ({OUR_BACKEND.get(isa, '?')}) against Stockfish's best build "
+                           f"(profile-build, ARCH={arch}: {NATIVE_HOW.get(tag, '?')})", ""]
+        else:
+            report += ["", f"### backend {isa} (Stockfish ARCH={arch})", ""]
         if stockfish_only:
             report += ["Our side: unsupported (nnue bench cannot load this net yet); Stockfish only.", "",
                        "| operation | Stockfish fastest (ns) | Stockfish median of rounds (ns) |", "|---|---:|---:|"]
             for op in sf_ops:
                 vals = [r[op] for r in sf_rounds[isa]]
-                name = DOMOVE_NAME if op == "domove" else OP_NAMES[op]
+                name = DOMOVE_NAME if op == "domove" else OP_LABELS.get(op, OP_NAMES[op])
                 report.append(f"| {name} | {fmt(min(vals))} | {fmt(statistics.median(vals))} |")
         else:
             report += ratio_table(ops, our_rounds[isa], sf_rounds[isa])
             if "domove" in sf_ops:
                 sf = [r["domove"] for r in sf_rounds[isa]]
                 report.append(f"| {DOMOVE_NAME} | - | {fmt(min(sf))} | - | - |")
-    if len(isas) > 1 and not stockfish_only:
+    plain = [isa for isa in isas if isa != BEST]
+    if len(plain) > 1 and not stockfish_only:
         # Per round and operation: our faster backend against Stockfish's faster build.
-        best_ours = [{op: min(our_rounds[isa][r][op] for isa in isas) for op in ops} for r in range(args.rounds)]
-        best_sf = [{op: min(sf_rounds[isa][r][op] for isa in isas) for op in ops} for r in range(args.rounds)]
-        report += ["", f"### our faster backend against Stockfish's faster build ({', '.join(isas)}; per round)", ""]
+        best_ours = [{op: min(our_rounds[isa][r][op] for isa in plain) for op in ops} for r in range(args.rounds)]
+        best_sf = [{op: min(sf_rounds[isa][r][op] for isa in plain) for op in ops} for r in range(args.rounds)]
+        report += ["", f"### our faster backend against Stockfish's faster build ({', '.join(plain)}; per round)", ""]
         report += ratio_table(ops, best_ours, best_sf)
         for label, rounds in (("nnue", our_rounds), ("Stockfish", sf_rounds)):
             faster = ", ".join(
-                f"{OP_NAMES[op]}: {min(isas, key=lambda isa: statistics.median(r[op] for r in rounds[isa]))}"
+                f"{OP_NAMES[op]}: {min(plain, key=lambda isa: statistics.median(r[op] for r in rounds[isa]))}"
                 for op in ops)
             report.append(f"- {label}'s faster by the median of rounds: {faster}")
+    if BEST in isas and plain:
+        # Stockfish's best build against its plain builds, per round (same minute).
+        arch, _ = sf_build_of(BEST)
+        report += ["", f"### Stockfish's profile-build ({arch}) against its plain builds: median of per-round "
+                       "ratios (below 1 = the PGO build is faster)", "",
+                   "| operation | " + " | ".join(f"PGO / {ARCHS[i]}" for i in plain) + " |",
+                   "|---|" + "---:|" * len(plain)]
+        for op in sf_ops:
+            cells = [statistics.median(b[op] / a[op] for a, b in zip(sf_rounds[i], sf_rounds[BEST]) if a[op] > 0)
+                     for i in plain]
+            name = DOMOVE_NAME if op == "domove" else OP_NAMES[op]
+            report.append(f"| {name} | " + " | ".join(f"{c:.2f}" for c in cells) + " |")
     report.append("")
     report.append("load average at end: %.2f %.2f %.2f" % os.getloadavg())
     print("\n".join(report))
