@@ -92,7 +92,7 @@ enum Command {
         #[arg(long, default_value_t = 21)]
         runs: usize,
         /// Only these operations, comma-separated: refresh, refresh_hot, eval,
-        /// forward, move, kingmove, update, walk.
+        /// forward, forward_listed, move, kingmove, update, walk.
         #[arg(long)]
         ops: Option<String>,
         /// Threads sharing the network for `walk`, each with its own stack

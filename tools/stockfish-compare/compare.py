@@ -71,7 +71,10 @@ TAGS = {
     "sf_17.1": dict(harness="harness_sf17.cpp", hook="sf17", refresh_cache=True, small_option="EvalFileSmall"),
     "sf_18": dict(harness="harness_sf18.cpp", hook="sf17", refresh_cache=True, small_option="EvalFileSmall"),
     "stockfish-dev-20260803-762dd1da": dict(
-        harness="harness_dev.cpp", hook="sf17", refresh_cache=True, small_option=None
+        harness="harness_dev.cpp", hook="sf17", refresh_cache=True, small_option=None,
+        # Its transformer lists the non-zero chunks and its layers take the
+        # list: set our `forward_listed` (the same) against its `forward`.
+        our_forward="forward_listed",
     ),
 }
 
@@ -107,10 +110,13 @@ OP_NAMES = {
     "move": "move + eval",
     "kingmove": "king move + eval",
 }
+# Our operations that stand in for one of Stockfish's on some tags (TAGS'
+# our_forward), with their column names in `nnue bench`.
+OUR_NAMES = {"forward_listed": "forward, listed by the transformer"}
 # How the report names them where the column name alone would mislead.
 OP_LABELS = {
     "refresh_hot": "refresh, cache hot (the cache entry is this very position: a best case, see README)",
-    "forward": "forward (layers, each searching its input for non-zero chunks)",
+    "forward": "forward (layers; sparse nets: each program searching the input for non-zero chunks)",
     "kingmove": "king move + eval (the mover refreshed through the cache)",
 }
 # Timed on the Stockfish side only, next to `move`: Stockfish's own move making
@@ -620,13 +626,15 @@ def check_counts(ours, sf, ops, where):
 OUR_BACKEND = {}
 
 
-def run_ours(nnue, core, net, isa, moves, runs, ops, counts, allow_overflow=False):
+def run_ours(nnue, core, net, isa, moves, runs, ops, counts, allow_overflow=False, forward="forward"):
     """{op: median ns}; `counts` gets {op: positions timed per pass}. `best`
-    runs without --isa (and without NNUE_ISA): the backend nnue picks."""
+    runs without --isa (and without NNUE_ISA): the backend nnue picks.
+    `forward`: our operation timed for Stockfish's `forward`."""
+    ours = {op: (forward if op == "forward" else op) for op in ops}
     cmd = ["taskset", "-c", str(core), str(nnue), "bench", "--net", str(net)]
     if isa != BEST:
         cmd += ["--isa", isa]
-    cmd += ["--moves", str(moves), "--ops", ",".join(ops), "--runs", str(runs), "--positions"]
+    cmd += ["--moves", str(moves), "--ops", ",".join(ours[op] for op in ops), "--runs", str(runs), "--positions"]
     if allow_overflow:
         cmd.append("--allow-overflow")
     env = {k: v for k, v in os.environ.items() if k != "NNUE_ISA"}
@@ -639,8 +647,9 @@ def run_ours(nnue, core, net, isa, moves, runs, ops, counts, allow_overflow=Fals
     OUR_BACKEND[isa] = by_name.get("isa", "?")
     result = {}
     for op in ops:
-        cell = by_name.get(f"{OP_NAMES[op]} (ns)")
-        count = by_name.get(f"{OP_NAMES[op]} (positions)")
+        name = OUR_NAMES.get(ours[op], OP_NAMES.get(ours[op]))
+        cell = by_name.get(f"{name} (ns)")
+        count = by_name.get(f"{name} (positions)")
         if cell is None or count is None:
             die(f"nnue bench printed no column for {op}: {lines[0]}")
         result[op] = float(cell)
@@ -713,6 +722,8 @@ def main():
             die("this CPU has no avx512_vnni")
     else:
         die(f"--isa must be one of {', '.join(ISAS)} or all")
+    if cfg.get("our_forward") == "forward_listed":
+        OP_LABELS["forward"] = "forward (layers, each taking its transformer's list of non-zero chunks)"
     if BEST in isas:
         arch, NATIVE_HOW[tag] = native_arch(args.stockfish, tag)
         SF_BUILD[BEST] = (arch, True)
@@ -793,7 +804,8 @@ def main():
                 log(f"[round {r + 1}/{args.rounds}] {isa}: nnue bench")
                 our_counts = {}
                 our_rounds[isa].append(run_ours(nnue, args.core, net, isa, args.moves, args.runs, ops, our_counts,
-                                                 info.get("allow_overflow", False)))
+                                                 info.get("allow_overflow", False),
+                                                 cfg.get("our_forward", "forward")))
                 check_counts(our_counts, sf_counts, ops, f"round {r + 1}, {isa}")
                 counts_checked = {op: our_counts[op] for op in ops}
                 log(f"    nnue: " + ", ".join(f"{o} {our_rounds[isa][-1][o]:.0f}" for o in ops))

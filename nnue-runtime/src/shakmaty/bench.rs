@@ -105,6 +105,12 @@ pub enum Operation {
     /// `propagate` does, where ours otherwise takes the transformer's list).
     /// Untimed: refresh, transform, one warm-up forward.
     Forward,
+    /// As [`Operation::Forward`], taking the list of non-zero chunks the
+    /// transformer's kernel made ([`Network::forward`], what an evaluation
+    /// runs): Stockfish 19's layers take its transformer's list too, so
+    /// this is the operation to set against its `forward`. The same as
+    /// `forward` where the first layer is not sparse.
+    ForwardListed,
     /// As an engine: make the non-king move (shakmaty, on a copy), push its
     /// piece changes on an [`AccumulatorStack`] whose top is computed,
     /// evaluate (both perspectives updated lazily), pop. Untimed: reset,
@@ -129,11 +135,12 @@ pub enum Operation {
 }
 
 impl Operation {
-    pub const ALL: [Operation; 8] = [
+    pub const ALL: [Operation; 9] = [
         Operation::Refresh,
         Operation::RefreshHot,
         Operation::EvalReady,
         Operation::Forward,
+        Operation::ForwardListed,
         Operation::MoveEval,
         Operation::KingMove,
         Operation::UpdateEval,
@@ -147,6 +154,7 @@ impl Operation {
             Operation::RefreshHot => "refresh_hot",
             Operation::EvalReady => "eval",
             Operation::Forward => "forward",
+            Operation::ForwardListed => "forward_listed",
             Operation::MoveEval => "move",
             Operation::KingMove => "kingmove",
             Operation::UpdateEval => "update",
@@ -161,6 +169,7 @@ impl Operation {
             Operation::RefreshHot => "refresh, cache hot",
             Operation::EvalReady => "eval, acc. ready",
             Operation::Forward => "forward",
+            Operation::ForwardListed => "forward, listed by the transformer",
             Operation::MoveEval => "move + eval",
             Operation::KingMove => "king move + eval",
             Operation::UpdateEval => "update + eval",
@@ -236,7 +245,7 @@ impl<'n, N: Network> Bench<'n, N> {
         for p in &self.positions {
             let stm = p.board.side_to_move();
             let count = p.board.piece_count();
-            if matches!(op, Operation::Forward | Operation::UpdateEval) {
+            if matches!(op, Operation::Forward | Operation::ForwardListed | Operation::UpdateEval) {
                 net.refresh(&p.board, &mut self.accumulator);
             }
             let stack = &mut self.stack;
@@ -264,6 +273,12 @@ impl<'n, N: Network> Bench<'n, N> {
                     let bucket = net.evaluate_accumulator(&self.accumulator, stm, count).bucket;
                     std::hint::black_box(net.forward_searching(bucket, &self.transformed));
                     timed(|| net.forward_searching(bucket, &self.transformed))
+                }
+                Operation::ForwardListed => {
+                    net.transform(&self.accumulator, stm, &mut self.transformed);
+                    let bucket = net.evaluate_accumulator(&self.accumulator, stm, count).bucket;
+                    std::hint::black_box(net.forward(bucket, &self.transformed));
+                    timed(|| net.forward(bucket, &self.transformed))
                 }
                 Operation::MoveEval | Operation::KingMove => {
                     let m = if op == Operation::KingMove { &p.king } else { &p.quiet };
