@@ -146,6 +146,7 @@ impl<N: Network> AccumulatorStack<N> {
     /// If [`Self::reset`] was never called.
     pub fn accumulator(&mut self, net: &N, pos: &impl Position) -> &N::Accumulator {
         self.update_both(net, pos);
+        self.refresh_both(net, pos);
         for perspective in [Color::White, Color::Black] {
             self.compute(net, pos, perspective);
         }
@@ -246,6 +247,62 @@ impl<N: Network> AccumulatorStack<N> {
         N::board_features(perspective, king, &node.board_changes, removed, added);
     }
 
+    /// Where both perspectives of the top node need a refresh (a new root;
+    /// a move of each king since their computed nodes), refreshes both at
+    /// once ([`RefreshCache::refresh_both`]: the board read once, black's
+    /// features listed while white's rows come in), then fills the nodes
+    /// below as [`Self::compute`] does. In any other case it does nothing.
+    fn refresh_both(&mut self, net: &N, pos: &impl Position) {
+        let [Some(white), Some(black)] = [Color::White, Color::Black].map(|c| self.refresh_from(c)) else {
+            return;
+        };
+        let top = &mut self.nodes[self.len - 1];
+        self.cache.refresh_both(net, pos, &mut top.accumulator);
+        top.computed = [true, true];
+        self.fill_below(net, Color::White, white);
+        self.fill_below(net, Color::Black, black);
+    }
+
+    /// If `perspective` of the top node must be refreshed, the node whose
+    /// move changed its view (or the root) on the way down to the nearest
+    /// node computed for it; `None` if the top is computed or can be
+    /// updated from one below.
+    fn refresh_from(&self, perspective: Color) -> Option<usize> {
+        let p = perspective.index();
+        let mut i = self.len.checked_sub(1).expect("AccumulatorStack used before reset");
+        loop {
+            let node = &self.nodes[i];
+            if node.computed[p] {
+                return None;
+            }
+            if i == 0 || node.changes.changes_view(perspective, N::same_view) {
+                return Some(i);
+            }
+            i -= 1;
+        }
+    }
+
+    /// After a refresh of the top node's `perspective`: node `i` is the one
+    /// whose move changed the view (or the root), so it and every node above
+    /// it see the board as the top does, and none is computed for
+    /// `perspective`: fills them from the top down, undoing each move (its
+    /// removed features added back, its added ones removed), so that
+    /// siblings met later update from them instead of refreshing again
+    /// (Stockfish's backward update).
+    fn fill_below(&mut self, net: &N, perspective: Color, i: usize) {
+        let p = perspective.index();
+        for j in (i + 1..self.len).rev() {
+            let (below, rest) = self.nodes.split_at_mut(j);
+            let (to, from) = (&mut below[j - 1], &mut rest[0]);
+            // The same board changes the forward walk would find.
+            from.find_board_changes(to);
+            let (mut removed, mut added) = (N::Changes::default(), N::Changes::default());
+            Self::changed_features(from, perspective, &mut removed, &mut added);
+            net.update(&from.accumulator, &mut to.accumulator, perspective, added.as_slice(), removed.as_slice());
+            to.computed[p] = true;
+        }
+    }
+
     fn compute(&mut self, net: &N, pos: &impl Position, perspective: Color) {
         let p = perspective.index();
         let top = self.top();
@@ -293,29 +350,7 @@ impl<N: Network> AccumulatorStack<N> {
                 let top = &mut self.nodes[self.len - 1];
                 self.cache.refresh(net, pos, perspective, &mut top.accumulator);
                 top.computed[p] = true;
-                // Node `i` is the one whose move changed the view (or the
-                // root), so it and every node above it see the board as the
-                // top does, and none is computed for `perspective`: fill them
-                // from the top down, undoing each move (its removed features
-                // added back, its added ones removed), so that siblings met
-                // later update from them instead of refreshing again
-                // (Stockfish's backward update).
-                for j in (i + 1..self.len).rev() {
-                    let (below, rest) = self.nodes.split_at_mut(j);
-                    let (to, from) = (&mut below[j - 1], &mut rest[0]);
-                    // The same board changes the forward walk would find.
-                    from.find_board_changes(to);
-                    let (mut removed, mut added) = (N::Changes::default(), N::Changes::default());
-                    Self::changed_features(from, perspective, &mut removed, &mut added);
-                    net.update(
-                        &from.accumulator,
-                        &mut to.accumulator,
-                        perspective,
-                        added.as_slice(),
-                        removed.as_slice(),
-                    );
-                    to.computed[p] = true;
-                }
+                self.fill_below(net, perspective, i);
             }
         }
     }
