@@ -107,6 +107,9 @@ macro_rules! backend_tests {
                             // the first layer is sparse), then the layers.
                             prop_assert_eq!(nnue::runtime::Network::forward(net, bucket, &transformed), b, "{} bucket {} forward", net.isa(), bucket);
                             prop_assert_eq!(nnue::runtime::Network::forward(&scalar, bucket, &transformed), b);
+                            // Without the list: the layers search their input
+                            // themselves (what `nnue bench`'s forward times).
+                            prop_assert_eq!(nnue::runtime::Network::forward_searching(net, bucket, &transformed), b, "{} bucket {} forward_searching", net.isa(), bucket);
                         }
                         prop_assert_eq!(net.evaluate(pos), scalar.evaluate(pos), "{}", net.isa());
                         let count = pos.piece_count();

@@ -149,6 +149,14 @@ where
         let mut again = Box::new(N::Accumulator::default());
         cache.refresh_both(net, &pos, &mut again);
         assert!(again == full, "{what}: position {i} differs when the cache holds it");
+        // Forgotten, as before `nnue bench`'s cold refresh: every feature
+        // added to the biases again.
+        if i % 7 == 0 {
+            cache.forget(net, &pos);
+            let mut cold = Box::new(N::Accumulator::default());
+            cache.refresh_both(net, &pos, &mut cold);
+            assert!(cold == full, "{what}: position {i} differs after forget");
+        }
     }
 }
 
