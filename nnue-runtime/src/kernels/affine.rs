@@ -115,7 +115,13 @@ pub unsafe fn affine_columns_listed<
     // loads at least two registers of weights (Stockfish 19's first layer,
     // 32 outputs, AVX-512 VNNI: forward 0.933 and eval 0.928, 9/9 rounds
     // faster), not where it loads one (18's, 16 outputs: forward 1.045).
-    let blocked = if SPARSE && D::COMPRESS && D::LANE_BLOCKS && REGS >= 2 { list.indices().len() / 16 * 16 } else { 0 };
+    // Those were measured on a Zen 5; on an Intel Xeon the blocks are
+    // slower (eval 1/0.85), so the CPU chooses ([`Dot::lane_blocks`]).
+    let blocked = if SPARSE && D::COMPRESS && D::LANE_BLOCKS && REGS >= 2 && D::lane_blocks() {
+        list.indices().len() / 16 * 16
+    } else {
+        0
+    };
     let (blocks, _) = list.indices()[..blocked].as_chunks::<16>();
     let (quads, rest) = list.indices()[blocked..].as_chunks::<4>();
     // Value `e` of the list (with `D::COMPRESS`), else chunk `i` of the
@@ -409,6 +415,10 @@ mod tests {
             // (varying with the case), so the lists take every length
             // modulo the kernels' groups.
             let zeros = case as i64 % 16;
+            // The sixteen-entry blocks taken in half the cases (pairs of
+            // cases, both weight bounds), whichever form this CPU takes.
+            #[cfg(target_arch = "x86_64")]
+            crate::simd::x86::set_lane_blocks(case % 4 < 2);
             let zero: [bool; CHUNKS] = core::array::from_fn(|_| rng.range(0, 15) < zeros);
             let input: [u8; PADDED] = core::array::from_fn(|i| if zero[i / 4] { 0 } else { rng.range(0, 127) as u8 });
             let paired = PairedSums::of(&rows, PADDED);

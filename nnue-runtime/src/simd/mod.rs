@@ -307,6 +307,13 @@ pub unsafe trait Dot: Copy {
     /// and each value is a load of its own. Only for layers of two or more
     /// output registers (see [`crate::kernels::affine_columns_listed`]).
     const LANE_BLOCKS: bool = false;
+    /// Whether this CPU takes [`Self::LANE_BLOCKS`]'s form, where the ISA
+    /// has it: a choice at run time, read once, for a form that is faster
+    /// on some cores and slower on others.
+    #[inline(always)]
+    fn lane_blocks() -> bool {
+        Self::LANE_BLOCKS
+    }
     /// The sixteen u16 at `p` as four little-endian words, entry `4k + e`
     /// in bits `16e..16e + 16` of word `k`.
     /// # Safety

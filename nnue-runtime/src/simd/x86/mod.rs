@@ -20,6 +20,8 @@ pub use activation::{Avx2Activations, Avx512Activations, SseActivations, clipped
 pub use avx_vnni::AvxVnniDot;
 pub use avx2::{Avx2Dot, Avx2Lanes};
 pub use avx512::{Avx512Dot, Avx512Lanes};
+#[cfg(test)]
+pub(crate) use avx512_vnni::set_lane_blocks;
 pub use avx512_vnni::{Avx512VnniDot, Avx512VnniDot256};
 pub use join::join_16;
 
