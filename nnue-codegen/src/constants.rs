@@ -24,7 +24,7 @@ pub fn generate(arch: &Arch) -> TokenStream {
             pub const NONZERO_CHUNKS: usize = #chunks;
         }
     });
-    let accumulator = if crate::accumulator::board_apart(arch) {
+    let accumulator = if crate::transformer::board_apart(arch) {
         quote! {
             /// The transformer's state for one position, both perspectives:
             /// the per-piece sets' part and the board sets' part, summed by

@@ -18,7 +18,6 @@
 //! feature-set kind) and `transformer/` (plain or composed). The stages ask
 //! each kind its part; a new layer kind is one new file in `layers/`.
 
-mod accumulator;
 mod backends;
 mod bullet;
 mod constants;

@@ -135,7 +135,7 @@ pub fn column_pairs(layer: &Layer) -> Option<TokenStream> {
 /// the kernel's `_listed` form, also given `nonzero`.
 pub fn transform_call(arch: &Arch) -> TokenStream {
     let listed = arch.lists_nonzero_chunks();
-    let (values, board) = crate::accumulator::kernel_lanes(arch);
+    let (values, board) = crate::transformer::kernel_lanes(arch);
     let call = |kernel: &str, params: TokenStream| {
         if listed {
             let kernel = crate::tokens::ident(&format!("{kernel}_listed"));
@@ -167,7 +167,7 @@ pub fn transform_call(arch: &Arch) -> TokenStream {
         // A copy: the scalar loop, compiled for the target.
         TransformerOutput::Accumulators => {
             let rt = crate::tokens::runtime();
-            let values = crate::accumulator::summed_lanes(arch);
+            let values = crate::transformer::summed_lanes(arch);
             quote!(#rt::scalar::transform_accumulators(&#values, order, slots))
         }
     }

@@ -32,7 +32,7 @@ pub(super) fn transform(arch: &Arch) -> TokenStream {
 /// The scalar transformer output into `slots`, as bytes.
 fn scalar_transform(arch: &Arch) -> TokenStream {
     let rt = runtime();
-    let values = crate::accumulator::summed_lanes(arch);
+    let values = crate::transformer::summed_lanes(arch);
     match arch.transformer.output {
         TransformerOutput::ClippedReLU { max } => {
             let max = i32(max);

@@ -18,7 +18,7 @@ pub(super) fn methods(arch: &Arch) -> TokenStream {
             let _ = (accumulator, side_to_move, bucket);
             0
         }
-    } else if crate::accumulator::board_apart(arch) {
+    } else if crate::transformer::board_apart(arch) {
         quote! {
             let (us, them) = (side_to_move.index(), side_to_move.flip().index());
             accumulator.psqt_sum(us, bucket).wrapping_sub(accumulator.psqt_sum(them, bucket)) / 2

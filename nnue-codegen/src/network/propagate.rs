@@ -34,7 +34,7 @@ pub(super) fn methods(arch: &Arch) -> TokenStream {
         quote!(stack.propagate_scalar(input, &mut trace)),
     );
     let accumulator_method = direct(arch);
-    let summed = crate::accumulator::summed_lanes(arch);
+    let summed = crate::transformer::summed_lanes(arch);
     quote! {
         /// `perspective`'s accumulator lanes in logical order (backends
         /// store them in their packing order).
@@ -134,7 +134,7 @@ fn listed(arch: &Arch) -> Option<TokenStream> {
 fn direct(arch: &Arch) -> Option<TokenStream> {
     let rt = runtime();
     reads_accumulators(arch).then(|| {
-        let halves = if crate::accumulator::board_apart(arch) {
+        let halves = if crate::transformer::board_apart(arch) {
             quote! {
                 let values = accumulator.summed_values();
                 let (first, second) = (&values[side_to_move.index()], &values[side_to_move.flip().index()]);

@@ -6,7 +6,7 @@
 //! lane before the output stage; as both sums wrap in i16 (and the proof
 //! shows that neither wraps), one accumulator is the same. Where per-piece
 //! sets and board sets (threats, pawn pairs) meet, the board sets' rows are
-//! kept in a part of their own ([`board_apart`](crate::accumulator::board_apart)), as Stockfish
+//! kept in a part of their own ([`super::board_apart`]), as Stockfish
 //! keeps its threat accumulator, so that a king move refreshes only the
 //! per-piece part; the transformer's output kernels add the two parts as
 //! they load them.
@@ -16,7 +16,6 @@
 //! (`psqt_weights: AfterEachSet`) each set's weights by its PSQT weights.
 
 use super::common::TransformerGen;
-use crate::accumulator::{board_apart, is_incremental};
 use crate::features::{self, as_trait, dimensions, field, max_active, runtime_type};
 use crate::targets::TARGETS;
 use crate::tokens::{doc, i32, ident, runtime};
@@ -55,7 +54,7 @@ impl TransformerGen for Composed {
 
     fn kernels(&self, arch: &Arch) -> (TokenStream, TokenStream) {
         let rt = runtime();
-        let update_parts = board_apart(arch).then(|| {
+        let update_parts = super::board_apart(arch).then(|| {
             quote! {
                 /// Both parts of an accumulator kept in parts, in one pass
                 /// over the lanes.
@@ -194,7 +193,7 @@ fn methods(arch: &Arch) -> TokenStream {
         let active = format_ident!("{}_active", field(f));
         (quote!(&[]), quote!(#active[p].as_slice()))
     };
-    let apply = if board_apart(arch) {
+    let apply = if super::board_apart(arch) {
         let pieces = set_updates_of(arch, |f| f.kind.per_piece(), active);
         let board = set_updates_of(arch, |f| !f.kind.per_piece(), active);
         quote! {
@@ -218,7 +217,7 @@ fn methods(arch: &Arch) -> TokenStream {
         }
     });
     let update_sets = update_sets(arch);
-    let apply_parts = board_apart(arch).then(|| {
+    let apply_parts = super::board_apart(arch).then(|| {
         let arms = TARGETS.iter().map(|t| {
             let (variant, module, arch_name) = (ident(t.variant), ident(t.module), t.arch);
             quote! {
@@ -426,6 +425,13 @@ fn transformer_params(f: &FeatureSet) -> TokenStream {
     }
 }
 
+/// Whether the network implements `runtime::Network`: a piece has at most
+/// one per-piece feature (the trait's `feature`), so at most one per-piece
+/// set; FullThreats sets come through `board_features`.
+pub(super) fn is_incremental(arch: &Arch) -> bool {
+    arch.features.iter().filter(|f| f.kind.per_piece()).count() <= 1
+}
+
 /// Where each set's features start in the numbering across every set, in
 /// file order: the sums of the earlier sets' dimensions.
 fn starts(arch: &Arch) -> Vec<TokenStream> {
@@ -522,11 +528,11 @@ fn incremental(arch: &Arch) -> Option<TokenStream> {
 }
 
 /// `update` and `update_from_half` of `runtime::Network`, and where the
-/// board sets are kept apart ([`board_apart`](crate::accumulator::board_apart)) the items about
+/// board sets are kept apart ([`super::board_apart`]) the items about
 /// their part.
 fn updates(arch: &Arch) -> TokenStream {
     let rt = runtime();
-    if !board_apart(arch) {
+    if !super::board_apart(arch) {
         return quote! {
             fn update(&self, from: &Accumulator, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
                 let p = perspective.index();
@@ -625,7 +631,7 @@ fn update_sets(arch: &Arch) -> Option<TokenStream> {
         (quote!(#removed.as_slice()), quote!(#added.as_slice()))
     };
     let sets = set_updates(arch, listed);
-    let update = if board_apart(arch) {
+    let update = if super::board_apart(arch) {
         let pieces = set_updates_of(arch, |f| f.kind.per_piece(), listed);
         let board = set_updates_of(arch, |f| !f.kind.per_piece(), listed);
         quote! {
