@@ -24,19 +24,6 @@ pub fn generate(arch: &Arch) -> TokenStream {
             pub const NONZERO_CHUNKS: usize = #chunks;
         }
     });
-    let accumulator = if crate::transformer::board_apart(arch) {
-        quote! {
-            /// The transformer's state for one position, both perspectives:
-            /// the per-piece sets' part and the board sets' part, summed by
-            /// the transformer's output.
-            pub type Accumulator = #rt::SplitAccumulator<L1, PSQT_BUCKETS>;
-        }
-    } else {
-        quote! {
-            /// The transformer's state for one position, both perspectives.
-            pub type Accumulator = #rt::Accumulator<L1, PSQT_BUCKETS>;
-        }
-    };
     let psqt = int(arch.transformer.psqt_buckets);
     let stacks = int(arch.stacks.count);
     let feature_name = feature_name(arch);
@@ -70,7 +57,8 @@ pub fn generate(arch: &Arch) -> TokenStream {
 
         #feature_set
         #(#definitions)*
-        #accumulator
+        /// The transformer's state for one position, both perspectives.
+        pub type Accumulator = #rt::Accumulator<L1, PSQT_BUCKETS>;
 
         const _: () = ::core::assert!(#dimensions_check == FEATURES);
 

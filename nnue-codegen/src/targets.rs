@@ -135,14 +135,13 @@ pub fn column_pairs(layer: &Layer) -> Option<TokenStream> {
 /// the kernel's `_listed` form, also given `nonzero`.
 pub fn transform_call(arch: &Arch) -> TokenStream {
     let listed = arch.lists_nonzero_chunks();
-    let (values, board) = crate::transformer::kernel_lanes(arch);
     let call = |kernel: &str, params: TokenStream| {
         if listed {
             let kernel = crate::tokens::ident(&format!("{kernel}_listed"));
-            quote!(cpu.#kernel::<L1, #params, NONZERO_CHUNKS>(#values, #board, order, slots, nonzero))
+            quote!(cpu.#kernel::<L1, #params, NONZERO_CHUNKS>(&accumulator.values, order, slots, nonzero))
         } else {
             let kernel = crate::tokens::ident(kernel);
-            quote!(cpu.#kernel::<L1, #params>(#values, #board, order, slots))
+            quote!(cpu.#kernel::<L1, #params>(&accumulator.values, order, slots))
         }
     };
     match arch.transformer.output {
@@ -167,8 +166,7 @@ pub fn transform_call(arch: &Arch) -> TokenStream {
         // A copy: the scalar loop, compiled for the target.
         TransformerOutput::Accumulators => {
             let rt = crate::tokens::runtime();
-            let values = crate::transformer::summed_lanes(arch);
-            quote!(#rt::scalar::transform_accumulators(&#values, order, slots))
+            quote!(#rt::scalar::transform_accumulators(&accumulator.values, order, slots))
         }
     }
 }

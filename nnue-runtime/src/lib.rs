@@ -111,7 +111,7 @@ pub use aligned::{Aligned, AlignedSlice};
 #[doc(hidden)]
 pub use backend::{Backend, LayerOutput};
 #[doc(hidden)]
-pub use engine::accumulator::{Accumulator, HalfAccumulator, PartUpdate, SplitAccumulator};
+pub use engine::accumulator::{Accumulator, HalfAccumulator};
 #[doc(hidden)]
 pub use engine::any_network::ArchEntry;
 #[doc(hidden)]

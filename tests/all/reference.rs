@@ -317,10 +317,13 @@ macro_rules! psqt_accumulators {
                 for (side, perspective) in [("stm", stm), ("nstm", stm.flip())] {
                     let expected: Vec<i32> =
                         (0..8).map(|b| row[&format!("psqtacc_{side}_{b}")].parse().unwrap()).collect();
-                    let ours: Vec<i32> = (0..8).map(|b| accumulator.psqt_sum(perspective.index(), b)).collect();
-                    if ours != expected {
+                    if accumulator.psqt[perspective.index()][..] != expected[..] {
                         mismatches += 1;
-                        eprintln!("{} {side}: ours {ours:?}, Stockfish {expected:?}", row["fen"]);
+                        eprintln!(
+                            "{} {side}: ours {:?}, Stockfish {expected:?}",
+                            row["fen"],
+                            accumulator.psqt[perspective.index()]
+                        );
                     }
                 }
             }

@@ -32,18 +32,17 @@ pub(super) fn transform(arch: &Arch) -> TokenStream {
 /// The scalar transformer output into `slots`, as bytes.
 fn scalar_transform(arch: &Arch) -> TokenStream {
     let rt = runtime();
-    let values = crate::transformer::summed_lanes(arch);
     match arch.transformer.output {
         TransformerOutput::ClippedReLU { max } => {
             let max = i32(max);
-            quote!(#rt::scalar::transform_clip(&#values, order, #max, slots))
+            quote!(#rt::scalar::transform_clip(&accumulator.values, order, #max, slots))
         }
         TransformerOutput::Pairwise { max, divisor } => {
             let (max, divisor) = (i32(max), i32(divisor));
-            quote!(#rt::scalar::transform_pairwise(&#values, order, #max, #divisor, slots))
+            quote!(#rt::scalar::transform_pairwise(&accumulator.values, order, #max, #divisor, slots))
         }
         TransformerOutput::Accumulators => {
-            quote!(#rt::scalar::transform_accumulators(&#values, order, slots))
+            quote!(#rt::scalar::transform_accumulators(&accumulator.values, order, slots))
         }
     }
 }

@@ -18,11 +18,6 @@ pub(super) fn methods(arch: &Arch) -> TokenStream {
             let _ = (accumulator, side_to_move, bucket);
             0
         }
-    } else if crate::transformer::board_apart(arch) {
-        quote! {
-            let (us, them) = (side_to_move.index(), side_to_move.flip().index());
-            accumulator.psqt_sum(us, bucket).wrapping_sub(accumulator.psqt_sum(them, bucket)) / 2
-        }
     } else {
         quote! {
             let (us, them) = (side_to_move.index(), side_to_move.flip().index());

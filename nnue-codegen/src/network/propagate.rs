@@ -34,12 +34,11 @@ pub(super) fn methods(arch: &Arch) -> TokenStream {
         quote!(stack.propagate_scalar(input, &mut trace)),
     );
     let accumulator_method = direct(arch);
-    let summed = crate::transformer::summed_lanes(arch);
     quote! {
         /// `perspective`'s accumulator lanes in logical order (backends
         /// store them in their packing order).
         pub fn accumulator_values(&self, accumulator: &Accumulator, perspective: #rt::Color) -> ::std::vec::Vec<i16> {
-            let mut values = #summed[perspective.index()].to_vec();
+            let mut values = accumulator.values[perspective.index()].to_vec();
             if let ::core::option::Option::Some(lanes) = Self::lane_packing(self.backend) {
                 #rt::kernels::layout::unpermute_lanes(&mut values, lanes);
             }
@@ -134,16 +133,6 @@ fn listed(arch: &Arch) -> Option<TokenStream> {
 fn direct(arch: &Arch) -> Option<TokenStream> {
     let rt = runtime();
     reads_accumulators(arch).then(|| {
-        let halves = if crate::transformer::board_apart(arch) {
-            quote! {
-                let values = accumulator.summed_values();
-                let (first, second) = (&values[side_to_move.index()], &values[side_to_move.flip().index()]);
-            }
-        } else {
-            quote! {
-                let (first, second) = (&accumulator.values[side_to_move.index()], &accumulator.values[side_to_move.flip().index()]);
-            }
-        };
         let call = dispatch(
             |m| quote!(#m::propagate_accumulator(cpu, &self.stacks[bucket], first, second)),
             quote!(::core::option::Option::None),
@@ -156,7 +145,7 @@ fn direct(arch: &Arch) -> Option<TokenStream> {
                 // The halves themselves, in registers: an array of their
                 // indices would go through memory and be read back before
                 // the first load.
-                #halves
+                let (first, second) = (&accumulator.values[side_to_move.index()], &accumulator.values[side_to_move.flip().index()]);
                 #call
             }
 

@@ -4,12 +4,7 @@
 //! encoding; a refresh adds the biases, then every set's active rows, set
 //! after set. Stockfish keeps one accumulator per set and adds them lane by
 //! lane before the output stage; as both sums wrap in i16 (and the proof
-//! shows that neither wraps), one accumulator is the same. Where per-piece
-//! sets and board sets (threats, pawn pairs) meet, the board sets' rows are
-//! kept in a part of their own ([`super::board_apart`]), as Stockfish
-//! keeps its threat accumulator, so that a king move refreshes only the
-//! per-piece part; the transformer's output kernels add the two parts as
-//! they load them.
+//! shows that neither wraps), one accumulator is the same.
 //!
 //! The file holds the biases, then every set's weights in list order,
 //! followed either by one block of every set's PSQT weights in list order or
@@ -54,19 +49,6 @@ impl TransformerGen for Composed {
 
     fn kernels(&self, arch: &Arch) -> (TokenStream, TokenStream) {
         let rt = runtime();
-        let update_parts = super::board_apart(arch).then(|| {
-            quote! {
-                /// Both parts of an accumulator kept in parts, in one pass
-                /// over the lanes.
-                pub(super) fn update_parts<P: #rt::kernels::SetUpdates, T: #rt::kernels::SetUpdates>(
-                    cpu: Cpu,
-                    pieces: #rt::kernels::PartSets<'_, P, L1, PSQT_BUCKETS>,
-                    board: #rt::kernels::PartSets<'_, T, L1, PSQT_BUCKETS>,
-                ) {
-                    cpu.update_parts::<P, T, L1, TILE, PSQT_BUCKETS>(pieces, board);
-                }
-            }
-        });
         (
             if arch.lists_nonzero_chunks() {
                 quote!(
@@ -91,8 +73,6 @@ impl TransformerGen for Composed {
                 ) {
                     cpu.update_sets::<S, L1, TILE, PSQT_BUCKETS>(sets, base, psqt_base, values, psqt);
                 }
-
-                #update_parts
             },
         )
     }
@@ -189,26 +169,10 @@ fn methods(arch: &Arch) -> TokenStream {
             }
         }
     });
-    let active = |f: &FeatureSet| {
+    let sets = set_updates(arch, |f| {
         let active = format_ident!("{}_active", field(f));
         (quote!(&[]), quote!(#active[p].as_slice()))
-    };
-    let apply = if super::board_apart(arch) {
-        let pieces = set_updates_of(arch, |f| f.kind.per_piece(), active);
-        let board = set_updates_of(arch, |f| !f.kind.per_piece(), active);
-        quote! {
-            let sets = #pieces;
-            self.apply_sets(&sets, &self.transformer.biases, &[0; PSQT_BUCKETS], &mut accumulator.values[p], &mut accumulator.psqt[p]);
-            let sets = #board;
-            self.apply_sets(&sets, &[0; L1], &[0; PSQT_BUCKETS], &mut accumulator.board_values[p], &mut accumulator.board_psqt[p]);
-        }
-    } else {
-        let sets = set_updates(arch, active);
-        quote! {
-            let sets = #sets;
-            self.apply_sets(&sets, &self.transformer.biases, &[0; PSQT_BUCKETS], &mut accumulator.values[p], &mut accumulator.psqt[p]);
-        }
-    };
+    });
     let arms = TARGETS.iter().map(|t| {
         let (variant, module, arch_name) = (ident(t.variant), ident(t.module), t.arch);
         quote! {
@@ -217,43 +181,16 @@ fn methods(arch: &Arch) -> TokenStream {
         }
     });
     let update_sets = update_sets(arch);
-    let apply_parts = super::board_apart(arch).then(|| {
-        let arms = TARGETS.iter().map(|t| {
-            let (variant, module, arch_name) = (ident(t.variant), ident(t.module), t.arch);
-            quote! {
-                #[cfg(target_arch = #arch_name)]
-                #rt::Backend::#variant(cpu) => #module::update_parts(cpu, pieces, board),
-            }
-        });
-        quote! {
-            /// The backend's kernel for both parts of an accumulator kept in
-            /// parts: each part's `out = base` with its sets' removed rows
-            /// subtracted and added rows added, the same for the PSQT values.
-            fn apply_parts<P: #rt::kernels::SetUpdates, T: #rt::kernels::SetUpdates>(
-                &self,
-                pieces: #rt::kernels::PartSets<'_, P, L1, PSQT_BUCKETS>,
-                board: #rt::kernels::PartSets<'_, T, L1, PSQT_BUCKETS>,
-            ) {
-                match self.backend {
-                    #rt::Backend::Scalar => {
-                        pieces.scalar();
-                        board.scalar();
-                    }
-                    #(#arms)*
-                }
-            }
-        }
-    });
     quote! {
         #update_sets
-        #apply_parts
 
         /// Computes both perspectives' accumulators from scratch: the
         /// biases plus every feature set's active rows.
         pub fn refresh(&self, pos: &impl #rt::Position, accumulator: &mut Accumulator) {
             #(#actives)*
             for p in 0..2 {
-                #apply
+                let sets = #sets;
+                self.apply_sets(&sets, &self.transformer.biases, &[0; PSQT_BUCKETS], &mut accumulator.values[p], &mut accumulator.psqt[p]);
             }
         }
 
@@ -284,20 +221,10 @@ fn methods(arch: &Arch) -> TokenStream {
 /// (a tuple when there are several), each set's removed and added features
 /// given by `features`.
 fn set_updates(arch: &Arch, features: impl Fn(&FeatureSet) -> (TokenStream, TokenStream)) -> TokenStream {
-    set_updates_of(arch, |_| true, features)
-}
-
-/// [`set_updates`] of the sets `keep` keeps.
-fn set_updates_of(
-    arch: &Arch,
-    keep: impl Fn(&FeatureSet) -> bool,
-    features: impl Fn(&FeatureSet) -> (TokenStream, TokenStream),
-) -> TokenStream {
     let rt = runtime();
     let parts: Vec<TokenStream> = arch
         .features
         .iter()
-        .filter(|f| keep(f))
         .map(|f| {
             let name = field(f);
             let (removed, added) = features(f);
@@ -489,7 +416,6 @@ fn incremental(arch: &Arch) -> Option<TokenStream> {
         quote!(#set::features_of(perspective, king, &changes.#i, #offset, removed, added);)
     });
     let unused = board_sets.is_empty().then(|| quote!(let _ = (perspective, king, changes, removed, added);));
-    let updates = updates(arch);
     Some(quote! {
         const BOARD_FEATURES: bool = #board_features;
         type Changes = #rt::features::FeatureBuffer<{ #(#max)+* }>;
@@ -523,86 +449,16 @@ fn incremental(arch: &Arch) -> Option<TokenStream> {
             self.prefetch_sets(removed, added);
         }
 
-        #updates
-    })
-}
-
-/// `update` and `update_from_half` of `runtime::Network`, and where the
-/// board sets are kept apart ([`super::board_apart`]) the items about
-/// their part.
-fn updates(arch: &Arch) -> TokenStream {
-    let rt = runtime();
-    if !super::board_apart(arch) {
-        return quote! {
-            fn update(&self, from: &Accumulator, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
-                let p = perspective.index();
-                self.update_sets(removed, added, &from.values[p], &from.psqt[p], &mut to.values[p], &mut to.psqt[p]);
-            }
-
-            fn update_from_half(&self, from: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
-                let p = perspective.index();
-                self.update_sets(removed, added, &from.values, &from.psqt, &mut to.values[p], &mut to.psqt[p]);
-            }
-        };
-    }
-    let same_views = arch.features.iter().filter(|f| !f.kind.per_piece()).map(|f| {
-        let set = as_trait(f);
-        quote!(#set::same_view(perspective, a, b))
-    });
-    quote! {
-        const BOARD_APART: bool = true;
-
-        fn same_board_view(perspective: #rt::Color, a: #rt::Square, b: #rt::Square) -> bool {
-            #(#same_views)&&*
-        }
-
         fn update(&self, from: &Accumulator, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
             let p = perspective.index();
-            self.update_parts(
-                removed,
-                added,
-                ::core::option::Option::Some((&from.values[p], &from.psqt[p], &mut to.values[p], &mut to.psqt[p])),
-                ::core::option::Option::Some((&from.board_values[p], &from.board_psqt[p], &mut to.board_values[p], &mut to.board_psqt[p])),
-            );
+            self.update_sets(removed, added, &from.values[p], &from.psqt[p], &mut to.values[p], &mut to.psqt[p]);
         }
 
         fn update_from_half(&self, from: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
             let p = perspective.index();
-            self.update_parts(
-                removed,
-                added,
-                ::core::option::Option::Some((&from.values, &from.psqt, &mut to.values[p], &mut to.psqt[p])),
-                ::core::option::Option::None,
-            );
+            self.update_sets(removed, added, &from.values, &from.psqt, &mut to.values[p], &mut to.psqt[p]);
         }
-
-        fn update_board(&self, from: &Accumulator, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
-            let p = perspective.index();
-            self.update_parts(
-                removed,
-                added,
-                ::core::option::Option::None,
-                ::core::option::Option::Some((&from.board_values[p], &from.board_psqt[p], &mut to.board_values[p], &mut to.board_psqt[p])),
-            );
-        }
-
-        fn refresh_board(&self, board: &#rt::Bitboards, perspective: #rt::Color, king: #rt::Square, to: &mut Accumulator) {
-            // Every active board feature: those added from the empty board.
-            let mut changes = <Self as #rt::Network>::BoardChanges::default();
-            <Self as #rt::Network>::board_changes(&[[0; 6]; 2], board, &mut changes);
-            let mut removed = <Self as #rt::Network>::Changes::default();
-            let mut added = <Self as #rt::Network>::Changes::default();
-            <Self as #rt::Network>::board_features(perspective, king, &changes, &mut removed, &mut added);
-            debug_assert!(removed.as_slice().is_empty());
-            let p = perspective.index();
-            self.update_parts(
-                &[],
-                added.as_slice(),
-                ::core::option::Option::None,
-                ::core::option::Option::Some((&[0; L1], &[0; PSQT_BUCKETS], &mut to.board_values[p], &mut to.board_psqt[p])),
-            );
-        }
-    }
+    })
 }
 
 /// `update_sets`, a method of `Network` when it is incremental: an update's
@@ -625,69 +481,31 @@ fn update_sets(arch: &Arch) -> Option<TokenStream> {
         #rt::kernels::split_by_set(removed, starts, [#(&mut #removed_lists),*]);
         #rt::kernels::split_by_set(added, starts, [#(&mut #added_lists),*]);
     };
-    let listed = |f: &FeatureSet| {
+    let sets = set_updates(arch, |f| {
         let name = field(f);
         let (removed, added) = (format_ident!("{name}_removed"), format_ident!("{name}_added"));
         (quote!(#removed.as_slice()), quote!(#added.as_slice()))
-    };
-    let sets = set_updates(arch, listed);
-    let update = if super::board_apart(arch) {
-        let pieces = set_updates_of(arch, |f| f.kind.per_piece(), listed);
-        let board = set_updates_of(arch, |f| !f.kind.per_piece(), listed);
-        quote! {
-            /// An update of the accumulator's parts given: `pieces` (the
-            /// per-piece sets' rows, with the biases) and `board` (the board
-            /// sets' rows), each `values = base` minus the rows of
-            /// `removed`, plus those of `added`, the same for `psqt` from
-            /// `psqt_base`. Features are numbered across every feature set
-            /// in file order; those of a part not given are ignored.
-            fn update_parts(&self, removed: &[u32], added: &[u32], pieces: ::core::option::Option<#rt::PartUpdate<'_, L1, PSQT_BUCKETS>>, board: ::core::option::Option<#rt::PartUpdate<'_, L1, PSQT_BUCKETS>>) {
-                type Changes = <Network as #rt::Network>::Changes;
-                #lists
-                let (piece_sets, board_sets) = (#pieces, #board);
-                match (pieces, board) {
-                    (
-                        ::core::option::Option::Some((base, psqt_base, out, psqt_out)),
-                        ::core::option::Option::Some((board_base, board_psqt_base, board_out, board_psqt_out)),
-                    ) => self.apply_parts(
-                        #rt::kernels::PartSets { sets: &piece_sets, base, psqt_base, out, psqt_out },
-                        #rt::kernels::PartSets { sets: &board_sets, base: board_base, psqt_base: board_psqt_base, out: board_out, psqt_out: board_psqt_out },
-                    ),
-                    (::core::option::Option::Some((base, psqt_base, values, psqt)), ::core::option::Option::None) => {
-                        self.apply_sets(&piece_sets, base, psqt_base, values, psqt);
-                    }
-                    (::core::option::Option::None, ::core::option::Option::Some((base, psqt_base, values, psqt))) => {
-                        self.apply_sets(&board_sets, base, psqt_base, values, psqt);
-                    }
-                    (::core::option::Option::None, ::core::option::Option::None) => {}
-                }
-            }
-        }
-    } else {
-        quote! {
-            /// `values = base` minus the rows of `removed`, plus those of
-            /// `added`, the same for `psqt` from `psqt_base`: features numbered
-            /// across every feature set in file order, each set's features after
-            /// the earlier sets'.
-            #[allow(clippy::too_many_arguments)]
-            fn update_sets(
-                &self,
-                removed: &[u32],
-                added: &[u32],
-                base: &[i16; L1],
-                psqt_base: &[i32; PSQT_BUCKETS],
-                values: &mut [i16; L1],
-                psqt: &mut [i32; PSQT_BUCKETS],
-            ) {
-                type Changes = <Network as #rt::Network>::Changes;
-                #lists
-                let sets = #sets;
-                self.apply_sets(&sets, base, psqt_base, values, psqt);
-            }
-        }
-    };
+    });
     Some(quote! {
-        #update
+        /// `values = base` minus the rows of `removed`, plus those of
+        /// `added`, the same for `psqt` from `psqt_base`: features numbered
+        /// across every feature set in file order, each set's features after
+        /// the earlier sets'.
+        #[allow(clippy::too_many_arguments)]
+        fn update_sets(
+            &self,
+            removed: &[u32],
+            added: &[u32],
+            base: &[i16; L1],
+            psqt_base: &[i32; PSQT_BUCKETS],
+            values: &mut [i16; L1],
+            psqt: &mut [i32; PSQT_BUCKETS],
+        ) {
+            type Changes = <Network as #rt::Network>::Changes;
+            #lists
+            let sets = #sets;
+            self.apply_sets(&sets, base, psqt_base, values, psqt);
+        }
 
         /// Starts loading the first lanes of the rows of `removed` and
         /// `added` (numbered as for `update_sets`) and their PSQT rows.

@@ -95,26 +95,6 @@ macro_rules! token_kernel {
                 unsafe { run::<S, L1, TILE, B>(sets, base, psqt_base, out, psqt_out) }
             }
 
-            /// [`crate::kernels::update_parts`] with this ISA's registers.
-            pub fn update_parts<P: $crate::kernels::SetUpdates, T: $crate::kernels::SetUpdates, const L1: usize, const TILE: usize, const B: usize>(
-                self,
-                pieces: $crate::kernels::PartSets<'_, P, L1, B>,
-                board: $crate::kernels::PartSets<'_, T, L1, B>,
-            ) {
-                /// # Safety
-                /// The CPU supports the token's instruction set.
-                #[target_feature(enable = $features)]
-                unsafe fn run<P: $crate::kernels::SetUpdates, T: $crate::kernels::SetUpdates, const L1: usize, const TILE: usize, const B: usize>(
-                    pieces: $crate::kernels::PartSets<'_, P, L1, B>,
-                    board: $crate::kernels::PartSets<'_, T, L1, B>,
-                ) {
-                    // SAFETY: this function's target features are enabled.
-                    unsafe { $crate::kernels::update_parts::<$lanes, P, T, L1, TILE, B>(pieces, board) }
-                }
-                // SAFETY: the token exists only if the CPU supports the ISA.
-                unsafe { run::<P, T, L1, TILE, B>(pieces, board) }
-            }
-
             token_kernel!(@transform $token, $features, $lanes, transform_clip, transform_clip_listed, [MAX: i16]);
             token_kernel!(@transform $token, $features, $lanes, transform_pairwise_mulhi, transform_pairwise_mulhi_listed, [MAX: i16, SHL: i32]);
             token_kernel!(@transform $token, $features, $lanes, transform_pairwise_mulhi_signed, transform_pairwise_mulhi_signed_listed, [MAX: i16, SHL: i32]);
@@ -181,7 +161,6 @@ macro_rules! token_kernel {
         pub fn $kernel<'o, const L1: usize, $(const $param: $ty),*>(
             self,
             acc: &[[i16; L1]; 2],
-            board: Option<&[[i16; L1]; 2]>,
             order: [usize; 2],
             out: &'o mut [::core::mem::MaybeUninit<u8>],
         ) -> &'o mut [u8] {
@@ -190,15 +169,14 @@ macro_rules! token_kernel {
             #[target_feature(enable = $features)]
             unsafe fn run<'o, const L1: usize, $(const $param: $ty),*>(
                 acc: &[[i16; L1]; 2],
-                board: Option<&[[i16; L1]; 2]>,
                 order: [usize; 2],
                 out: &'o mut [::core::mem::MaybeUninit<u8>],
             ) -> &'o mut [u8] {
                 // SAFETY: this function's target features are enabled.
-                unsafe { $crate::kernels::$kernel::<$lanes, L1, $($param),*>(acc, board, order, out) }
+                unsafe { $crate::kernels::$kernel::<$lanes, L1, $($param),*>(acc, order, out) }
             }
             // SAFETY: the token exists only if the CPU supports the ISA.
-            unsafe { run::<L1, $($param),*>(acc, board, order, out) }
+            unsafe { run::<L1, $($param),*>(acc, order, out) }
         }
 
         #[doc = concat!("[`Self::", stringify!($kernel), "`], also listing the non-zero four-byte chunks of the")]
@@ -209,7 +187,6 @@ macro_rules! token_kernel {
         pub fn $listed<'o, 'l, const L1: usize, $(const $param: $ty,)* const CHUNKS: usize>(
             self,
             acc: &[[i16; L1]; 2],
-            board: Option<&[[i16; L1]; 2]>,
             order: [usize; 2],
             out: &'o mut [::core::mem::MaybeUninit<u8>],
             list: &'l mut $crate::kernels::ChunkSlots<CHUNKS>,
@@ -220,15 +197,14 @@ macro_rules! token_kernel {
             fn run<'o, 'l, const L1: usize, $(const $param: $ty,)* const CHUNKS: usize>(
                 cpu: $crate::simd::Inside<$token>,
                 acc: &[[i16; L1]; 2],
-                board: Option<&[[i16; L1]; 2]>,
                 order: [usize; 2],
                 out: &'o mut [::core::mem::MaybeUninit<u8>],
                 list: &'l mut $crate::kernels::ChunkSlots<CHUNKS>,
             ) -> (&'o mut [u8], $crate::kernels::ChunkList<'l, CHUNKS>) {
-                cpu.$listed::<L1, $($param,)* CHUNKS>(acc, board, order, out, list)
+                cpu.$listed::<L1, $($param,)* CHUNKS>(acc, order, out, list)
             }
             // SAFETY: the token exists only if the CPU supports the ISA.
-            unsafe { run::<L1, $($param,)* CHUNKS>(self.inside(), acc, board, order, out, list) }
+            unsafe { run::<L1, $($param,)* CHUNKS>(self.inside(), acc, order, out, list) }
         }
     };
 
@@ -239,7 +215,6 @@ macro_rules! token_kernel {
         pub fn $listed<'o, 'l, const L1: usize, $(const $param: $ty,)* const CHUNKS: usize>(
             self,
             acc: &[[i16; L1]; 2],
-            board: Option<&[[i16; L1]; 2]>,
             order: [usize; 2],
             out: &'o mut [::core::mem::MaybeUninit<u8>],
             list: &'l mut $crate::kernels::ChunkSlots<CHUNKS>,
@@ -247,7 +222,7 @@ macro_rules! token_kernel {
             let while_storing = $crate::kernels::search_while_storing(L1);
             // SAFETY: an `Inside` exists only if the CPU supports the ISA;
             // the kernel checks that `CHUNKS` is the output's length over 4.
-            unsafe { $crate::kernels::$listed::<$lanes, $dot, L1, $($param,)* CHUNKS>(acc, board, order, out, list, while_storing) }
+            unsafe { $crate::kernels::$listed::<$lanes, $dot, L1, $($param,)* CHUNKS>(acc, order, out, list, while_storing) }
         }
     };
 

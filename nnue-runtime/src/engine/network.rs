@@ -103,45 +103,6 @@ pub trait Network: Send + Sync + Sized + 'static {
         _added: &mut Self::Changes,
     ) {
     }
-    /// Whether the accumulator keeps the board features' rows apart from
-    /// the per-piece features' (a [`crate::SplitAccumulator`]): then the
-    /// refresh cache holds the per-piece part only ([`Network::Half`],
-    /// [`Network::update_from_half`], [`Network::store_half`] and
-    /// [`Network::load_half`] are about that part), and a king move that
-    /// keeps the board sets' view ([`Network::same_board_view`]) updates the
-    /// board part ([`Network::update_board`]) while the per-piece part is
-    /// refreshed. [`Network::update`] still updates both parts.
-    const BOARD_APART: bool = false;
-    /// Whether every board feature is the same from `perspective` with its
-    /// king on `a` and on `b` (only called when [`Network::BOARD_APART`]).
-    fn same_board_view(_perspective: Color, _a: crate::Square, _b: crate::Square) -> bool {
-        false
-    }
-    /// The board part of `to[perspective]` = that of `from` - `removed` +
-    /// `added`, all of them board features (only called when
-    /// [`Network::BOARD_APART`]).
-    fn update_board(
-        &self,
-        _from: &Self::Accumulator,
-        _to: &mut Self::Accumulator,
-        _perspective: Color,
-        _removed: &[u32],
-        _added: &[u32],
-    ) {
-        unreachable!("update_board is called only when BOARD_APART")
-    }
-    /// The board part of `to[perspective]` from scratch: the rows of every
-    /// board feature active on `board` from `perspective` with its king on
-    /// `king` (only called when [`Network::BOARD_APART`]).
-    fn refresh_board(
-        &self,
-        _board: &Bitboards,
-        _perspective: Color,
-        _king: crate::Square,
-        _to: &mut Self::Accumulator,
-    ) {
-        unreachable!("refresh_board is called only when BOARD_APART")
-    }
     /// Both accumulators from scratch.
     fn refresh(&self, pos: &impl Position, accumulator: &mut Self::Accumulator);
     /// A hint: starts loading the weight rows of an update made soon after
@@ -160,7 +121,7 @@ pub trait Network: Send + Sync + Sized + 'static {
     /// A perspective's accumulator with no active feature: the biases.
     fn empty_half(&self) -> Self::Half;
     /// `to[perspective] = from - removed + added`, from one perspective's
-    /// accumulator (its per-piece part where [`Network::BOARD_APART`]).
+    /// accumulator.
     fn update_from_half(
         &self,
         from: &Self::Half,

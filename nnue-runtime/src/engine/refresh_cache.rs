@@ -58,42 +58,19 @@ impl<N: Network> RefreshCache<N> {
 
     /// Computes `perspective`'s accumulator of `pos` into `accumulator` from
     /// the cache entry of its king square, and stores the result back there.
-    ///
-    /// Where the network keeps its board features apart
-    /// ([`Network::BOARD_APART`]), the entries hold the per-piece part, and
-    /// the board part is computed from scratch ([`Network::refresh_board`]).
     pub fn refresh(&mut self, net: &N, pos: &impl Position, perspective: Color, accumulator: &mut N::Accumulator) {
         let board = pos.bitboards();
         let king = pos.king_square(perspective);
-        if N::BOARD_FEATURES && !N::BOARD_APART {
-            self.refresh_summed(net, &board, king, perspective, accumulator);
+        if N::BOARD_FEATURES {
+            self.refresh_board(net, &board, king, perspective, accumulator);
             return;
         }
-        self.refresh_pieces(net, &board, king, perspective, accumulator);
-        if N::BOARD_APART {
-            net.refresh_board(&board, perspective, king, accumulator);
-        }
-    }
-
-    /// The accumulator of `perspective` (its per-piece part where
-    /// [`Network::BOARD_APART`]) for `board` with its king on `king`, from
-    /// the entry of `king`, stored back there. Not for networks that sum
-    /// board features into the same lanes.
-    pub(crate) fn refresh_pieces(
-        &mut self,
-        net: &N,
-        board: &Bitboards,
-        king: Square,
-        perspective: Color,
-        accumulator: &mut N::Accumulator,
-    ) {
-        debug_assert!(!N::BOARD_FEATURES || N::BOARD_APART);
-        if self.load_if_held(board, king, perspective, accumulator) {
+        if self.load_if_held(&board, king, perspective, accumulator) {
             return;
         }
         let mut listed = Listed::new();
-        self.list::<false>(net, board, king, perspective, &mut listed);
-        self.apply(net, board, king, perspective, &listed, accumulator);
+        self.list::<false>(net, &board, king, perspective, &mut listed);
+        self.apply(net, &board, king, perspective, &listed, accumulator);
     }
 
     /// Both perspectives of `pos`: the board is read once, and both
@@ -103,34 +80,17 @@ impl<N: Network> RefreshCache<N> {
     pub fn refresh_both(&mut self, net: &N, pos: &impl Position, accumulator: &mut N::Accumulator) {
         let board = pos.bitboards();
         let kings = [pos.king_square(Color::White), pos.king_square(Color::Black)];
-        if N::BOARD_FEATURES && !N::BOARD_APART {
+        if N::BOARD_FEATURES {
             for perspective in [Color::White, Color::Black] {
-                self.refresh_summed(net, &board, kings[perspective.index()], perspective, accumulator);
+                self.refresh_board(net, &board, kings[perspective.index()], perspective, accumulator);
             }
             return;
         }
-        self.refresh_pieces_both(net, &board, kings, accumulator);
-        if N::BOARD_APART {
-            for perspective in [Color::White, Color::Black] {
-                net.refresh_board(&board, perspective, kings[perspective.index()], accumulator);
-            }
-        }
-    }
-
-    /// [`Self::refresh_pieces`] for both perspectives.
-    #[inline(always)]
-    fn refresh_pieces_both(
-        &mut self,
-        net: &N,
-        board: &Bitboards,
-        kings: [Square; 2],
-        accumulator: &mut N::Accumulator,
-    ) {
         // The entries held are loaded before the lists are made (making
         // them first, the hot refresh measured 3 to 12 % slower).
         let held = [
-            self.load_if_held(board, kings[0], Color::White, accumulator),
-            self.load_if_held(board, kings[1], Color::Black, accumulator),
+            self.load_if_held(&board, kings[0], Color::White, accumulator),
+            self.load_if_held(&board, kings[1], Color::Black, accumulator),
         ];
         if held == [true, true] {
             return;
@@ -139,13 +99,13 @@ impl<N: Network> RefreshCache<N> {
         for perspective in [Color::White, Color::Black] {
             let p = perspective.index();
             if !held[p] {
-                self.list::<true>(net, board, kings[p], perspective, &mut listed[p]);
+                self.list::<true>(net, &board, kings[p], perspective, &mut listed[p]);
             }
         }
         for perspective in [Color::White, Color::Black] {
             let p = perspective.index();
             if !held[p] {
-                self.apply(net, board, kings[p], perspective, &listed[p], accumulator);
+                self.apply(net, &board, kings[p], perspective, &listed[p], accumulator);
             }
         }
     }
@@ -243,10 +203,9 @@ impl<N: Network> RefreshCache<N> {
         entry.board = *board;
     }
 
-    /// Networks whose board features are summed into the same lanes as
-    /// the per-piece ones: the entry's difference in both.
+    /// The general case (networks with board features).
     #[inline(always)]
-    fn refresh_summed(
+    fn refresh_board(
         &mut self,
         net: &N,
         board: &Bitboards,

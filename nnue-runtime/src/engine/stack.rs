@@ -264,11 +264,6 @@ impl<N: Network> AccumulatorStack<N> {
         let [Some(white), Some(black)] = [Color::White, Color::Black].map(|c| self.refresh_from(c)) else {
             return;
         };
-        // A perspective whose board part can be updated is refreshed by
-        // `compute`, its per-piece part alone.
-        if N::BOARD_APART && [Color::White, Color::Black].iter().any(|&c| self.board_from(c).is_some()) {
-            return;
-        }
         let top = &mut self.nodes[self.len - 1];
         self.cache.refresh_both(net, pos, &mut top.accumulator);
         top.computed = [true, true];
@@ -292,41 +287,6 @@ impl<N: Network> AccumulatorStack<N> {
                 return Some(i);
             }
             i -= 1;
-        }
-    }
-
-    /// For a network with [`Network::BOARD_APART`]: the nearest node below
-    /// the top computed for `perspective` if no move from it to the top
-    /// changes the board features' view ([`Network::same_board_view`]), so
-    /// that the top's board part can be updated from it; else `None`.
-    fn board_from(&self, perspective: Color) -> Option<usize> {
-        let p = perspective.index();
-        let mut i = self.len.checked_sub(1).expect("AccumulatorStack used before reset");
-        loop {
-            let node = &self.nodes[i];
-            if node.computed[p] {
-                return Some(i);
-            }
-            if i == 0 || node.changes.changes_view(perspective, N::same_board_view) {
-                return None;
-            }
-            i -= 1;
-        }
-    }
-
-    /// Updates the board part of `perspective` of every node above `start`
-    /// (computed) up to the top, move by move ([`Network::update_board`]);
-    /// the nodes below the top stay uncomputed (their per-piece part is
-    /// not).
-    fn update_board_up(&mut self, net: &N, perspective: Color, start: usize) {
-        let p = perspective.index();
-        for k in start + 1..self.len {
-            let (below, rest) = self.nodes.split_at_mut(k);
-            let (from, to) = (&below[k - 1], &mut rest[0]);
-            to.find_board_changes(from);
-            let (mut removed, mut added) = (N::Changes::default(), N::Changes::default());
-            N::board_features(perspective, to.kings[p], &to.board_changes, &mut removed, &mut added);
-            net.update_board(&from.accumulator, &mut to.accumulator, perspective, removed.as_slice(), added.as_slice());
         }
     }
 
@@ -395,21 +355,8 @@ impl<N: Network> AccumulatorStack<N> {
                 }
             }
             None => {
-                // Where the board features are kept apart and no move on
-                // the way changed their view, their part is updated from
-                // the nearest computed node and only the per-piece part is
-                // refreshed (as Stockfish does since its threat inputs).
-                let board_start = if N::BOARD_APART { self.board_from(perspective) } else { None };
-                if let Some(start) = board_start {
-                    self.update_board_up(net, perspective, start);
-                }
                 let top = &mut self.nodes[self.len - 1];
-                if board_start.is_some() {
-                    let king = top.kings[p];
-                    self.cache.refresh_pieces(net, &top.board, king, perspective, &mut top.accumulator);
-                } else {
-                    self.cache.refresh(net, pos, perspective, &mut top.accumulator);
-                }
+                self.cache.refresh(net, pos, perspective, &mut top.accumulator);
                 top.computed[p] = true;
                 self.fill_below(net, perspective, i);
             }

@@ -36,16 +36,13 @@ pub fn search_while_storing(lanes: usize) -> bool {
 }
 
 /// `out[p * L1 + j] = clamp(acc[order[p]][j], 0, MAX)`; `out` holds
-/// `2 * L1` bytes, all written and returned. With `board`, the accumulator
-/// is kept in two parts ([`crate::SplitAccumulator`]) and each lane is
-/// `acc + board`, a wrapping i16 sum.
+/// `2 * L1` bytes, all written and returned.
 ///
 /// # Safety
 /// The CPU supports `L`'s instructions.
 #[inline(always)]
 pub unsafe fn transform_clip<'o, L: Lanes, const L1: usize, const MAX: i16>(
     acc: &[[i16; L1]; 2],
-    board: Option<&[[i16; L1]; 2]>,
     order: [usize; 2],
     out: &'o mut [MaybeUninit<u8>],
 ) -> &'o mut [u8] {
@@ -53,16 +50,14 @@ pub unsafe fn transform_clip<'o, L: Lanes, const L1: usize, const MAX: i16>(
     assert_eq!(out.len(), 2 * L1);
     // Both perspectives in one pass, as in the pairwise kernels below.
     let srcs = order.map(|perspective| acc[perspective].as_ptr());
-    let boards = board.map(|board| order.map(|perspective| board[perspective].as_ptr()));
     // SAFETY: reads stay below L1 and writes below 2 * L1 (checked); the
     // caller guarantees the instructions.
     unsafe {
         let dst = out.as_mut_ptr().cast::<u8>();
         for j in (0..L1).step_by(2 * L::LANES) {
             for (p, src) in srcs.iter().enumerate() {
-                let board = boards.map(|b| b[p]);
-                let a = L::clamp(load_sum::<L>(*src, board, j), MAX);
-                let b = L::clamp(load_sum::<L>(*src, board, j + L::LANES), MAX);
+                let a = L::clamp(L::load(src.add(j)), MAX);
+                let b = L::clamp(L::load(src.add(j + L::LANES)), MAX);
                 L::pack_store(dst.add(p * L1 + j), a, b);
             }
         }
@@ -81,36 +76,16 @@ pub unsafe fn transform_clip<'o, L: Lanes, const L1: usize, const MAX: i16>(
 #[inline(always)]
 pub unsafe fn transform_clip_listed<'o, 'l, L: Lanes, D: Dot, const L1: usize, const MAX: i16, const CHUNKS: usize>(
     acc: &[[i16; L1]; 2],
-    board: Option<&[[i16; L1]; 2]>,
     order: [usize; 2],
     out: &'o mut [MaybeUninit<u8>],
     slots: &'l mut ChunkSlots<CHUNKS>,
     _while_storing: bool,
 ) -> (&'o mut [u8], ChunkList<'l, CHUNKS>) {
     // SAFETY: the caller guarantees the instructions.
-    let bytes = unsafe { transform_clip::<L, L1, MAX>(acc, board, order, out) };
+    let bytes = unsafe { transform_clip::<L, L1, MAX>(acc, order, out) };
     // SAFETY: as above.
     let list = unsafe { nonzero_chunks::<D, CHUNKS>(bytes, slots) };
     (bytes, list)
-}
-
-/// Lanes `j .. j + LANES` of `src`, plus those of `board` when the
-/// accumulator is kept in two parts (a wrapping i16 sum, as Stockfish adds
-/// its piece-square and threat accumulators before the output stage).
-///
-/// # Safety
-/// `src` and `board` are valid for reads of lanes `j .. j + LANES`; the CPU
-/// supports `L`'s instructions.
-#[inline(always)]
-unsafe fn load_sum<L: Lanes>(src: *const i16, board: Option<*const i16>, j: usize) -> L::V {
-    // SAFETY: the caller's guarantees.
-    unsafe {
-        let v = L::load(src.add(j));
-        match board {
-            Some(board) => L::add(v, L::load(board.add(j))),
-            None => v,
-        }
-    }
 }
 
 macro_rules! pairwise {
@@ -118,43 +93,30 @@ macro_rules! pairwise {
         /// One step of the kernel below: output bytes `j .. j + 2 * LANES`
         /// of perspective `src`'s half, stored at `dst`.
         ///
-        /// With `board`, each lane is the wrapping sum of `src`'s and
-        /// `board`'s.
-        ///
         /// # Safety
-        /// `src` (and `board`) hold `2 * half` lanes, `j + 2 * LANES <= half`,
-        /// `dst` is valid for `2 * LANES` writes; the CPU supports `L`'s
-        /// instructions.
+        /// `src` holds `2 * half` lanes, `j + 2 * LANES <= half`, `dst` is
+        /// valid for `2 * LANES` writes; the CPU supports `L`'s instructions.
         #[inline(always)]
-        unsafe fn $step<L: Lanes, const MAX: i16, const $shift: i32>(
-            src: *const i16,
-            board: Option<*const i16>,
-            half: usize,
-            j: usize,
-            dst: *mut u8,
-        ) {
+        unsafe fn $step<L: Lanes, const MAX: i16, const $shift: i32>(src: *const i16, half: usize, j: usize, dst: *mut u8) {
             // SAFETY: the caller's guarantees.
             unsafe {
-                let a0 = L::clamp(load_sum::<L>(src, board, j), MAX);
-                let a1 = L::clamp(load_sum::<L>(src, board, j + L::LANES), MAX);
-                let b0 = L::$clamp_b(load_sum::<L>(src, board, half + j), MAX);
-                let b1 = L::$clamp_b(load_sum::<L>(src, board, half + j + L::LANES), MAX);
+                let a0 = L::clamp(L::load(src.add(j)), MAX);
+                let a1 = L::clamp(L::load(src.add(j + L::LANES)), MAX);
+                let b0 = L::$clamp_b(L::load(src.add(half + j)), MAX);
+                let b1 = L::$clamp_b(L::load(src.add(half + j + L::LANES)), MAX);
                 L::pack_store(dst, L::$product::<$shift>(a0, b0), L::$product::<$shift>(a1, b1));
             }
         }
 
         $(#[$doc])*
         ///
-        /// `out` holds `L1` bytes, all written and returned. With `board`,
-        /// the accumulator is kept in two parts ([`crate::SplitAccumulator`])
-        /// and each lane is `acc + board`, a wrapping i16 sum.
+        /// `out` holds `L1` bytes, all written and returned.
         ///
         /// # Safety
         /// The CPU supports `L`'s instructions.
         #[inline(always)]
         pub unsafe fn $name<'o, L: Lanes, const L1: usize, const MAX: i16, const $shift: i32>(
             acc: &[[i16; L1]; 2],
-            board: Option<&[[i16; L1]; 2]>,
             order: [usize; 2],
             out: &'o mut [MaybeUninit<u8>],
         ) -> &'o mut [u8] {
@@ -164,13 +126,12 @@ macro_rules! pairwise {
             // Both perspectives in one pass: two independent streams of
             // loads and products per step.
             let srcs = order.map(|perspective| acc[perspective].as_ptr());
-            let boards = board.map(|board| order.map(|perspective| board[perspective].as_ptr()));
             let dst = out.as_mut_ptr().cast::<u8>();
             for j in (0..half).step_by(2 * L::LANES) {
                 for (p, &src) in srcs.iter().enumerate() {
                     // SAFETY: reads stay below L1 and writes below L1
                     // (checked); the caller guarantees the instructions.
-                    unsafe { $step::<L, MAX, $shift>(src, boards.map(|b| b[p]), half, j, dst.add(p * half + j)) };
+                    unsafe { $step::<L, MAX, $shift>(src, half, j, dst.add(p * half + j)) };
                 }
             }
             // SAFETY: the loops above wrote bytes `p * L1/2 + j .. + 2 * LANES`
@@ -192,7 +153,6 @@ macro_rules! pairwise {
         #[inline(always)]
         pub unsafe fn $listed<'o, 'l, L: Lanes, D: Dot, const L1: usize, const MAX: i16, const $shift: i32, const CHUNKS: usize>(
             acc: &[[i16; L1]; 2],
-            board: Option<&[[i16; L1]; 2]>,
             order: [usize; 2],
             out: &'o mut [MaybeUninit<u8>],
             slots: &'l mut ChunkSlots<CHUNKS>,
@@ -201,7 +161,7 @@ macro_rules! pairwise {
             let fused = while_storing && ChunkSearch::<D, CHUNKS>::BY_REGISTER && 2 * L::LANES == 4 * D::LANES;
             if !fused {
                 // SAFETY: the caller guarantees the instructions.
-                let bytes = unsafe { $name::<L, L1, MAX, $shift>(acc, board, order, out) };
+                let bytes = unsafe { $name::<L, L1, MAX, $shift>(acc, order, out) };
                 // SAFETY: as above.
                 let list = unsafe { nonzero_chunks::<D, CHUNKS>(bytes, slots) };
                 return (bytes, list);
@@ -210,11 +170,9 @@ macro_rules! pairwise {
             let half = L1 / 2;
             assert!(out.len() == L1 && 4 * CHUNKS == L1);
             let srcs = order.map(|perspective| acc[perspective].as_ptr());
-            let boards = board.map(|board| order.map(|perspective| board[perspective].as_ptr()));
             let dst = out.as_mut_ptr().cast::<u8>();
             let mut search = ChunkSearch::<D, CHUNKS>::new(slots);
             for (p, &src) in srcs.iter().enumerate() {
-                let board = boards.map(|b| b[p]);
                 for j in (0..half).step_by(2 * L::LANES) {
                     // SAFETY: reads stay below L1 and writes below L1
                     // (checked); the caller guarantees the instructions.
@@ -226,7 +184,7 @@ macro_rules! pairwise {
                     // 0.98-1.05 of this).
                     unsafe {
                         let at = dst.add(p * half + j);
-                        $step::<L, MAX, $shift>(src, board, half, j, at);
+                        $step::<L, MAX, $shift>(src, half, j, at);
                         search.push_register(at);
                     }
                 }
@@ -286,29 +244,21 @@ mod tests {
     /// accumulators of every density, for every ISA this CPU runs.
     #[test]
     fn listing_forms_equal_plain_kernel() {
-        fn check<L: Lanes, D: Dot>(
-            acc: &crate::Aligned<[[i16; L1]; 2]>,
-            split: &crate::Aligned<[[i16; L1]; 2]>,
-            board: &crate::Aligned<[[i16; L1]; 2]>,
-            order: [usize; 2],
-        ) {
+        fn check<L: Lanes, D: Dot>(acc: &crate::Aligned<[[i16; L1]; 2]>, order: [usize; 2]) {
             macro_rules! forms {
                 ($plain:ident, $listed:ident, $($param:literal),*) => {{
                     let mut plain = crate::Aligned([MaybeUninit::uninit(); L1]);
                     // SAFETY: the caller checked the CPU for `L` and `D`.
-                    let bytes = unsafe { super::$plain::<L, L1, $($param),*>(&acc.0, None, order, &mut plain.0) }.to_vec();
+                    let bytes = unsafe { super::$plain::<L, L1, $($param),*>(&acc.0, order, &mut plain.0) }.to_vec();
                     let mut scalar_slots = ChunkSlots::<CHUNKS>::new();
                     let expected = ChunkList::<CHUNKS>::search(&bytes, &mut scalar_slots);
-                    for (while_storing, parts) in [(false, false), (true, false), (false, true), (true, true)] {
-                        // In two parts (the accumulator less `board`, and
-                        // `board`), the sum is read.
-                        let (first, board) = if parts { (&split.0, Some(&board.0)) } else { (&acc.0, None) };
+                    for while_storing in [false, true] {
                         let mut out = crate::Aligned([MaybeUninit::uninit(); L1]);
                         let mut slots = ChunkSlots::<CHUNKS>::new();
                         // SAFETY: as above.
                         let (listed_bytes, list) =
-                            unsafe { super::$listed::<L, D, L1, $($param,)* CHUNKS>(first, board, order, &mut out.0, &mut slots, while_storing) };
-                        let form = format!("{}, while storing: {while_storing}, in parts: {parts}", stringify!($listed));
+                            unsafe { super::$listed::<L, D, L1, $($param,)* CHUNKS>(&acc.0, order, &mut out.0, &mut slots, while_storing) };
+                        let form = format!("{}, while storing: {while_storing}", stringify!($listed));
                         assert_eq!(listed_bytes, &bytes[..], "{form}");
                         assert_eq!(list.indices(), expected.indices(), "{form}");
                         if let Some(values) = list.values() {
@@ -330,7 +280,6 @@ mod tests {
 
         let mut rng = crate::Rng::new(0x5EA2_C4E5);
         let mut acc = crate::Aligned([[0i16; L1]; 2]);
-        let (mut split, mut board) = (crate::Aligned([[0i16; L1]; 2]), crate::Aligned([[0i16; L1]; 2]));
         let mut tested = false;
         for case in 0..60 {
             // From all zero to all positive: the share of lanes above zero
@@ -338,13 +287,6 @@ mod tests {
             let positive = case as i64 * 100 / 59;
             for lane in acc.0.iter_mut().flatten() {
                 *lane = if rng.range(0, 99) < positive { rng.range(1, 400) as i16 } else { rng.range(-400, 0) as i16 };
-            }
-            // The same lanes in two parts whose wrapping sum they are.
-            for ((part, board), lane) in
-                split.0.iter_mut().flatten().zip(board.0.iter_mut().flatten()).zip(acc.0.iter().flatten())
-            {
-                *board = rng.range(-32768, 32767) as i16;
-                *part = lane.wrapping_sub(*board);
             }
             let order = if case % 2 == 0 { [0, 1] } else { [1, 0] };
             #[cfg(target_arch = "x86_64")]
@@ -354,28 +296,28 @@ mod tests {
                     AvxVnniDot,
                 };
                 if Avx2::new().is_some() {
-                    check::<Avx2Lanes, Avx2Dot>(&acc, &split, &board, order);
+                    check::<Avx2Lanes, Avx2Dot>(&acc, order);
                     tested = true;
                 }
                 if AvxVnni::new().is_some() {
-                    check::<Avx2Lanes, AvxVnniDot>(&acc, &split, &board, order);
+                    check::<Avx2Lanes, AvxVnniDot>(&acc, order);
                 }
                 if Avx512::new().is_some() {
-                    check::<Avx512Lanes, Avx512Dot>(&acc, &split, &board, order);
+                    check::<Avx512Lanes, Avx512Dot>(&acc, order);
                 }
                 if Avx512Vnni::new().is_some() {
-                    check::<Avx512Lanes, Avx512VnniDot>(&acc, &split, &board, order);
+                    check::<Avx512Lanes, Avx512VnniDot>(&acc, order);
                 }
             }
             #[cfg(target_arch = "aarch64")]
             {
                 use crate::simd::aarch64::{Neon, NeonDot, NeonDotprod, NeonDotprodDot, NeonLanes};
                 if Neon::new().is_some() {
-                    check::<NeonLanes, NeonDot>(&acc, &split, &board, order);
+                    check::<NeonLanes, NeonDot>(&acc, order);
                     tested = true;
                 }
                 if NeonDotprod::new().is_some() {
-                    check::<NeonLanes, NeonDotprodDot>(&acc, &split, &board, order);
+                    check::<NeonLanes, NeonDotprodDot>(&acc, order);
                 }
             }
         }
