@@ -2,7 +2,7 @@
 //! net: its layers with shapes, types and sizes, every backend's tiling and
 //! kernels, and a diagram of the layer graph (text; Graphviz dot; SVG).
 
-use nnue_spec::ir::{Arch, Layer, LayerKind, Slice, Source, TransformerOutput};
+use nnue_spec::ir::{Arch, Layer, LayerKind, Slice, Source, SumOrder, TransformerOutput};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -48,9 +48,10 @@ fn transformer_output(arch: &Arch) -> String {
 
 fn layer_what(layer: &Layer) -> String {
     match layer.kind {
-        LayerKind::Affine { padded_inputs, sparse } => {
+        LayerKind::Affine { padded_inputs, sparse, biases } => {
             format!(
-                "affine, i8 weights (rows padded to {padded_inputs}), i32 biases{}",
+                "affine, i8 weights (rows padded to {padded_inputs}), {}{}",
+                if biases { "i32 biases" } else { "no biases" },
                 if sparse { ", sparse input" } else { "" }
             )
         }
@@ -59,9 +60,16 @@ fn layer_what(layer: &Layer) -> String {
         LayerKind::WideAffine { divisor: 1 } => "affine, i16 weights, i32 biases".to_owned(),
         LayerKind::WideAffine { divisor } => format!("affine, i16 weights, i32 biases: sum / {divisor} + bias"),
         LayerKind::SCReLU { max } => format!("SCReLU: clamp(x, 0, {max})^2"),
-        LayerKind::FloatAffine { .. } => {
+        LayerKind::FloatAffine { order: SumOrder::Sequential } => {
             "affine, f32 weights and biases, each output summed in input order (no fused multiply-add)".to_owned()
         }
+        LayerKind::FloatAffine { order: SumOrder::Fused } => {
+            "affine, f32 weights and biases: the bias, then a fused multiply-add per input in order".to_owned()
+        }
+        LayerKind::FloatAffine { order: SumOrder::FusedLanes(lanes) } => format!(
+            "affine, f32 weights and biases: {lanes} partial sums of fused multiply-adds, halved pairwise, then the bias"
+        ),
+        LayerKind::Dequantize { multiply } => format!("to f32: fma(x, {multiply}, bias), f32 biases"),
         LayerKind::CReLU { max } => format!("CReLU: clamp(x, 0, {max}) in f32"),
         LayerKind::ToFloat { divisor } => format!("to f32: x / {divisor}"),
         LayerKind::ToInt { multiply } => format!("to i32: x * {multiply}, truncated"),
@@ -128,9 +136,12 @@ fn nodes(arch: &Arch) -> Vec<Node> {
     }];
     for layer in &arch.layers {
         let bytes = match layer.kind {
-            LayerKind::Affine { padded_inputs, .. } => layer.output_dimensions * (padded_inputs + 4),
+            LayerKind::Affine { padded_inputs, biases, .. } => {
+                layer.output_dimensions * (padded_inputs + if biases { 4 } else { 0 })
+            }
             LayerKind::WideAffine { .. } => layer.output_dimensions * (2 * layer.input_dimensions + 4),
             LayerKind::FloatAffine { .. } => layer.output_dimensions * (4 * layer.input_dimensions + 4),
+            LayerKind::Dequantize { .. } => layer.output_dimensions * 4,
             _ => 0,
         };
         let inputs = layer
@@ -209,6 +220,9 @@ fn text(arch: &Arch) -> String {
             for t in tensors {
                 let what = match t.param {
                     nnue_spec::ir::Param::TransformerWeights => "transformer.weights".to_owned(),
+                    nnue_spec::ir::Param::SetWeights(n) => {
+                        format!("transformer.{:?}.weights", arch.features[n].kind)
+                    }
                     nnue_spec::ir::Param::TransformerBiases => "transformer.biases".to_owned(),
                     nnue_spec::ir::Param::Weights(j) => format!("{}.weights ({:?})", arch.layers[j].name, t.layout),
                     nnue_spec::ir::Param::Biases(j) => format!("{}.biases", arch.layers[j].name),

@@ -2,7 +2,7 @@
 //! into whole-net arrays, then each layer stack cut out of them.
 
 use crate::tokens::{int, runtime};
-use nnue_spec::ir::{Arch, FileFormat, IntType, Param, TensorLayout};
+use nnue_spec::ir::{Arch, FileFormat, IntType, Param, StackOrder, TensorLayout};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -35,6 +35,7 @@ fn tensor_type(ty: IntType) -> TokenStream {
 fn local(arch: &Arch, param: Param) -> proc_macro2::Ident {
     match param {
         Param::TransformerWeights => format_ident!("transformer_weights"),
+        Param::SetWeights(n) => format_ident!("{}_weights", crate::features::field(&arch.features[n])),
         Param::TransformerBiases => format_ident!("transformer_biases"),
         Param::Weights(j) => format_ident!("{}_weights", arch.layers[j].name),
         Param::Biases(j) => format_ident!("{}_biases", arch.layers[j].name),
@@ -43,17 +44,16 @@ fn local(arch: &Arch, param: Param) -> proc_macro2::Ident {
 
 /// `LayerStack::from_tensors`, inside `impl LayerStack`.
 pub fn stack_from_tensors(arch: &Arch) -> TokenStream {
-    let rt = runtime();
     let FileFormat::Bullet { tensors, .. } = &arch.format else { unreachable!("a bullet architecture") };
     let builds = crate::layers::each(arch, |kind, at| {
-        let (j, name, ty) = (at.index, at.name(), kind.params()?.ty);
-        let (weights, biases) = (local(arch, Param::Weights(j)), local(arch, Param::Biases(j)));
+        let (j, name, params) = (at.index, at.name(), kind.params()?);
+        let (ty, weights, biases) = (params.ty, local(arch, Param::Weights(j)), local(arch, Param::Biases(j)));
+        if params.weight.is_none() {
+            return Some(quote! { #name: #ty::from_tensor(&tensors.#biases, stack) });
+        }
         let layout =
             tensors.iter().find(|t| t.param == Param::Weights(j)).map_or(TensorLayout::InputMajor, |t| t.layout);
-        let layout = match layout {
-            TensorLayout::InputMajor => quote!(#rt::format::bullet::Layout::InputMajor),
-            TensorLayout::OutputMajor => quote!(#rt::format::bullet::Layout::OutputMajor),
-        };
+        let layout = layout_tokens(layout);
         Some(quote! {
             #name: #ty::from_tensors(&tensors.#biases, &tensors.#weights, #layout, LAYER_STACKS, stack)
         })
@@ -67,6 +67,27 @@ pub fn stack_from_tensors(arch: &Arch) -> TokenStream {
     }
 }
 
+/// The runtime's `format::bullet::Layout` of a tensor layout.
+fn layout_tokens(layout: TensorLayout) -> TokenStream {
+    let rt = runtime();
+    let order = |order: StackOrder| match order {
+        StackOrder::InputMajor => quote!(#rt::format::bullet::StackOrder::InputMajor),
+        StackOrder::OutputMajor => quote!(#rt::format::bullet::StackOrder::OutputMajor),
+        StackOrder::InputBlocks(n) => {
+            let n = int(n);
+            quote!(#rt::format::bullet::StackOrder::InputBlocks(#n))
+        }
+    };
+    match layout {
+        TensorLayout::InputMajor => quote!(#rt::format::bullet::Layout::InputMajor),
+        TensorLayout::OutputMajor => quote!(#rt::format::bullet::Layout::OutputMajor),
+        TensorLayout::Stacked(stacked) => {
+            let order = order(stacked);
+            quote!(#rt::format::bullet::Layout::Stacked(#order))
+        }
+    }
+}
+
 /// The struct of a bullet file's layer tensors and `read_bullet`, which
 /// reads a whole file into the transformer and the layer stacks.
 pub fn read(arch: &Arch) -> TokenStream {
@@ -75,9 +96,10 @@ pub fn read(arch: &Arch) -> TokenStream {
     let params = crate::layers::each(arch, |kind, at| Some((at.index, at.layer, kind.params()?)));
     let fields = params.iter().map(|(j, _, params)| {
         let (weights, biases) = (local(arch, Param::Weights(*j)), local(arch, Param::Biases(*j)));
-        let (weight_ty, bias_ty) = (&params.weight, &params.bias);
+        let bias_ty = &params.bias;
+        let weights = params.weight.as_ref().map(|ty| quote!(#weights: ::std::vec::Vec<#ty>,));
         quote! {
-            #weights: ::std::vec::Vec<#weight_ty>,
+            #weights
             #biases: ::std::vec::Vec<#bias_ty>
         }
     });
@@ -88,8 +110,9 @@ pub fn read(arch: &Arch) -> TokenStream {
             int(arch.stacks.count * l.output_dimensions),
         );
         let zero = &params.zero;
+        let weights = params.weight.is_some().then(|| quote!(#weights: ::std::vec![#zero; #w],));
         quote! {
-            #weights: ::std::vec![#zero; #w],
+            #weights
             #biases: ::std::vec![#zero; #b]
         }
     });
@@ -99,6 +122,12 @@ pub fn read(arch: &Arch) -> TokenStream {
         let (what, target, scale) = match t.param {
             Param::TransformerWeights => {
                 ("transformer weights".to_owned(), quote!(&mut transformer_weights[..]), scale.clone())
+            }
+            Param::SetWeights(n) => {
+                let set = &arch.features[n];
+                let field = crate::features::field(set);
+                let what = format!("{} weights", nnue_spec::feature_sets::name(set.kind));
+                (what, quote!(&mut #field.weights[..]), scale.clone())
             }
             Param::TransformerBiases => {
                 ("transformer biases".to_owned(), quote!(&mut transformer_biases[..]), scale.clone())
@@ -115,6 +144,26 @@ pub fn read(arch: &Arch) -> TokenStream {
             quote! { r.tensor(#what, #ty, #scale, #target)?; }
         }
     });
+    // The plain transformer's one array of rows, or each set's rows.
+    let (transformer_locals, transformer) = if arch.is_plain() {
+        (
+            quote!(let mut transformer_weights = #rt::AlignedSlice::<i16>::zeroed(FEATURES * L1);),
+            quote! {
+                Transformer {
+                    biases: transformer_biases,
+                    weights: transformer_weights,
+                    psqt_weights: #rt::AlignedSlice::zeroed(0),
+                }
+            },
+        )
+    } else {
+        let names: Vec<proc_macro2::Ident> = arch.features.iter().map(crate::features::field).collect();
+        let locals = arch.features.iter().zip(&names).map(|(f, name)| {
+            let (weight, dims) = (crate::tokens::ident(f.weight.rust_name()), crate::features::dimensions(f));
+            quote!(let mut #name = #rt::params::FeatureRows::<#weight>::zeroed(#dims, L1, PSQT_BUCKETS);)
+        });
+        (quote!(#(#locals)*), quote!(Transformer { biases: transformer_biases, #(#names),* }))
+    };
     let file_bytes = int(file_bytes(arch));
     quote! {
         /// The size of a net file: every tensor, then zeros up to the padding.
@@ -129,15 +178,11 @@ pub fn read(arch: &Arch) -> TokenStream {
         /// the padding after the last one is not read.
         fn read_bullet(bytes: &[u8]) -> ::core::result::Result<(Transformer, ::std::boxed::Box<[LayerStack]>), #rt::LoadError> {
             let mut r = #rt::format::bullet::BulletReader::new(bytes, NAME, FILE_BYTES)?;
-            let mut transformer_weights = #rt::AlignedSlice::<i16>::zeroed(FEATURES * L1);
+            #transformer_locals
             let mut transformer_biases = ::std::boxed::Box::new(#rt::Aligned([0i16; L1]));
             let mut tensors = LayerTensors { #(#inits,)* };
             #(#reads)*
-            let transformer = Transformer {
-                biases: transformer_biases,
-                weights: transformer_weights,
-                psqt_weights: #rt::AlignedSlice::zeroed(0),
-            };
+            let transformer = #transformer;
             let stacks = (0..LAYER_STACKS).map(|stack| LayerStack::from_tensors(&tensors, stack)).collect();
             ::core::result::Result::Ok((transformer, stacks))
         }

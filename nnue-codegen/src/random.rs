@@ -125,6 +125,12 @@ fn bullet(arch: &Arch) -> TokenStream {
         let len = int(t.len);
         let bound = match t.param {
             nnue_spec::ir::Param::TransformerWeights => max / 2 / scale,
+            // As in a Stockfish file: every set's most active rows together
+            // within the accumulator's range.
+            nnue_spec::ir::Param::SetWeights(_) => {
+                let active: usize = arch.features.iter().map(|f| f.max_active).sum();
+                max / 2 / scale * PIECES / (active as i64).max(PIECES)
+            }
             nnue_spec::ir::Param::TransformerBiases => max / scale,
             // Sums of every input at its largest stay well inside i32.
             nnue_spec::ir::Param::Weights(j) => {

@@ -82,7 +82,7 @@ impl Target {
     /// How an affine layer is computed on this target. The weight layout
     /// (columns or rows, [`uses_columns`]) is the same on every target.
     pub fn affine(&self, layer: &Layer) -> AffineKernel {
-        let LayerKind::Affine { padded_inputs, sparse } = layer.kind else { panic!("not an affine layer") };
+        let LayerKind::Affine { padded_inputs, sparse, .. } = layer.kind else { panic!("not an affine layer") };
         let out = layer.output_dimensions;
         if !uses_columns(layer) {
             // At most 256 bits per load: a row layer reads concatenated

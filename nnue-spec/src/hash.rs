@@ -40,7 +40,8 @@ pub fn compute(scheme: HashScheme, features: &[FeatureSet], dimensions: usize, l
         | LayerKind::FloatAffine { .. }
         | LayerKind::CReLU { .. }
         | LayerKind::ToFloat { .. }
-        | LayerKind::ToInt { .. } => prev,
+        | LayerKind::ToInt { .. }
+        | LayerKind::Dequantize { .. } => prev,
     });
     Hashes { header: transformer ^ layer_stack, transformer, layer_stack }
 }

@@ -193,7 +193,8 @@ const FIELDS: &[(&str, &[&str])] = &[
     ("PieceCount", &["divisor", "offset"]),
     ("Pairwise", &["max", "divisor"]),
     ("Bullet", &["tensors", "pad_to"]),
-    ("Affine", &["name", "input", "outputs", "sparse", "weight", "divisor", "sum"]),
+    ("Affine", &["name", "input", "outputs", "sparse", "weight", "divisor", "sum", "biases"]),
+    ("Dequantize", &["name", "input", "multiply"]),
     ("SCReLU", &["name", "input", "max"]),
     ("CReLU", &["name", "input", "max"]),
     ("ToFloat", &["name", "input", "divisor"]),
@@ -238,6 +239,7 @@ fn enum_name(rust: &str) -> String {
         "FileFormat" => "file format".to_owned(),
         "TensorLayout" => "tensor layout".to_owned(),
         "SumOrder" => "summation order".to_owned(),
+        "StackOrder" => "order within a layer stack".to_owned(),
         "HashScheme" => "hash scheme".to_owned(),
         "PsqtPlacement" => "PSQT placement".to_owned(),
         "PieceKind" => "piece kind".to_owned(),
@@ -249,7 +251,8 @@ fn enum_name(rust: &str) -> String {
 /// The value that would fit a missing field, as the text to add.
 fn missing_field(outer: &str, field: &str) -> String {
     let any_layer =
-        ["Affine", "SCReLU", "CReLU", "ToFloat", "ToInt", "ClippedReLU", "SqrClippedReLU", "Concat"].contains(&outer);
+        ["Affine", "SCReLU", "CReLU", "ToFloat", "ToInt", "Dequantize", "ClippedReLU", "SqrClippedReLU", "Concat"]
+            .contains(&outer);
     match (outer, field) {
         ("Network", "name") => "`name: \"<the file's name without .ron>\"` (it names the generated module)".to_owned(),
         ("Network", "file") => "`file: (version: 0x7AF32F20)` (a Stockfish net: the u32 at offset 0 of the net; 0x7AF32F16 for Stockfish 12, 0x6A448AFA for 19), or `file: (format: Bullet(tensors: [...]))` for a bullet net".to_owned(),
@@ -274,6 +277,7 @@ fn missing_field(outer: &str, field: &str) -> String {
         ("CReLU", "max") => "`max: 1.0` (the clamp of bullet's float layers)".to_owned(),
         ("ToFloat", "divisor") => "`divisor: <QA * QA>` after an `SCReLU(max: QA)`, which maps its values onto 0..=1 (`65536.0` after `SCReLU(max: 256)`)".to_owned(),
         ("ToInt", "multiply") => "`multiply: 400.0`, the engine's evaluation scale".to_owned(),
+        ("Dequantize", "multiply") => "`multiply: <1 / (the scale of the i32 sums)>`, e.g. `multiply: 0.00012302960` (2^9 / (255 * 255 * 64))".to_owned(),
         (_, "name") if any_layer => "`name: \"<a unique name>\"`, e.g. `name: \"fc_0\"`".to_owned(),
         (_, "input") if any_layer => "`input: \"transformer\"` or an earlier layer's name (`\"fc_0\"`, `\"ac_0[0..15]\"`)".to_owned(),
         ("Affine", "outputs") => "`outputs: <count>` (`outputs: 1` for the stack's last layer)".to_owned(),

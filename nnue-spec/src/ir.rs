@@ -2,7 +2,8 @@
 //! resolved to an index, every hash known. Code generation reads only this.
 
 pub use crate::schema::{
-    Encoding, EvalRule, FeatureSetKind, IntType, Mirror, PieceKind, PlaneOrder, PsqtPlacement, SumOrder, TensorLayout,
+    Encoding, EvalRule, FeatureSetKind, IntType, Mirror, PieceKind, PlaneOrder, PsqtPlacement, StackOrder, SumOrder,
+    TensorLayout,
 };
 
 /// A checked architecture.
@@ -54,7 +55,10 @@ pub struct Tensor {
 /// A parameter array of a network.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Param {
+    /// The rows of the only feature set.
     TransformerWeights,
+    /// The rows of feature set number `n` (of several).
+    SetWeights(usize),
     TransformerBiases,
     /// The weights of the layer with this index, all stacks.
     Weights(usize),
@@ -225,10 +229,12 @@ pub struct Layer {
 /// What a layer computes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum LayerKind {
-    /// i8 weights (rows padded to `padded_inputs`), i32 biases.
+    /// i8 weights (rows padded to `padded_inputs`), i32 biases (zero when
+    /// the file has none: `biases` false).
     Affine {
         padded_inputs: usize,
         sparse: bool,
+        biases: bool,
     },
     /// i16 weights on u8 or i32 inputs, i32 biases: `sum / divisor + bias`.
     WideAffine {
@@ -254,6 +260,10 @@ pub enum LayerKind {
     ToInt {
         multiply: f32,
     },
+    /// `fma(x as f32, multiply, bias)`, f32 biases.
+    Dequantize {
+        multiply: f32,
+    },
     ClippedReLU {
         shift: u32,
         max: i32,
@@ -269,6 +279,17 @@ impl LayerKind {
     /// Whether the layer has weights and biases (an affine layer).
     pub fn is_affine(self) -> bool {
         matches!(self, LayerKind::Affine { .. } | LayerKind::WideAffine { .. } | LayerKind::FloatAffine { .. })
+    }
+
+    /// Whether the layer has parameters: biases, and weights if affine.
+    pub fn has_params(self) -> bool {
+        self.is_affine() || matches!(self, LayerKind::Dequantize { .. })
+    }
+
+    /// Whether a file holds the layer's biases (an `Affine` written with
+    /// `biases: false` has none).
+    pub fn stores_biases(self) -> bool {
+        self.has_params() && !matches!(self, LayerKind::Affine { biases: false, .. })
     }
 }
 
@@ -335,7 +356,7 @@ impl Layer {
     /// through the column kernel (outputs a multiple of 8).
     pub fn reads_listed_transformer(&self, transformer: &Transformer) -> bool {
         let whole = transformer.output_dimensions;
-        matches!(self.kind, LayerKind::Affine { sparse: true, padded_inputs } if padded_inputs == whole)
+        matches!(self.kind, LayerKind::Affine { sparse: true, padded_inputs, .. } if padded_inputs == whole)
             && matches!(self.inputs[..], [Slice { source: Source::Transformer, start: 0, len }] if len == whole)
             && transformer.output.value_type() == ValueType::U8
             && self.output_dimensions.is_multiple_of(8)

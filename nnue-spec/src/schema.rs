@@ -78,7 +78,10 @@ fn one_usize() -> usize {
 #[serde(deny_unknown_fields)]
 pub struct TensorSpec {
     /// What it holds: `transformer.weights`, `transformer.biases`,
-    /// `<layer>.weights` or `<layer>.biases` (an affine layer).
+    /// `<layer>.weights` or `<layer>.biases` (an affine layer; a
+    /// `Dequantize` layer has biases only). With several feature sets each
+    /// has its rows in a tensor of its own, `transformer.<set>.weights`
+    /// (`transformer.FullThreats.weights`).
     pub tensor: String,
     /// Its element type in the file (widened on load to the type the
     /// parameter has).
@@ -102,6 +105,25 @@ pub enum TensorLayout {
     /// For each output, every input (transposed): `(stack * outputs +
     /// output) * inputs + input`.
     OutputMajor,
+    /// Stack by stack (all of stack 0's weights, then stack 1's, ..), each
+    /// stack's weights in the order given: `stack * (outputs * inputs) +`
+    /// the place of the weight within its stack.
+    Stacked(StackOrder),
+}
+
+/// The order of one layer stack's weights within a [`TensorLayout::Stacked`]
+/// tensor (`outputs` and `inputs` of one stack).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum StackOrder {
+    /// For each input, every output: `input * outputs + output`.
+    InputMajor,
+    /// For each output, every input: `output * inputs + input`.
+    OutputMajor,
+    /// Inputs in blocks of `n`: for each block, for each output, the
+    /// block's `n` weights (`(input / n) * outputs * n + output * n + input
+    /// % n`; the order of `dpbusd`-style kernels that multiply four bytes of
+    /// input with four of weights, `n` = 4).
+    InputBlocks(usize),
 }
 
 /// Where the PSQT weights of the feature sets lie in a file.
@@ -332,6 +354,10 @@ fn one() -> i32 {
     1
 }
 
+fn yes() -> bool {
+    true
+}
+
 /// The transformer's output stage.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -414,7 +440,17 @@ pub enum LayerSpec {
         /// result (`sum: Sequential`, no `Some`).
         #[serde(default, deserialize_with = "present")]
         sum: Option<SumOrder>,
+        /// Whether the layer has biases (`biases: false`: none in the file,
+        /// the sums as they are, e.g. before a `Dequantize` that adds f32
+        /// biases).
+        #[serde(default = "yes")]
+        biases: bool,
     },
+    /// `fma(in as f32, multiply, bias)`, i32 -> f32, in one rounding, with
+    /// one f32 bias per output (and layer stack): the i32 sums of an integer
+    /// layer turned into a float layer's values (`<name>.biases` in a
+    /// bullet file).
+    Dequantize { name: String, input: String, multiply: f32 },
     /// `clamp(in, 0, max)`, f32 -> f32 (bullet's CReLU of float layers).
     CReLU { name: String, input: String, max: f32 },
     /// `in as f32 / divisor` (rounded to nearest), i32 -> f32.
@@ -454,6 +490,15 @@ pub enum SumOrder {
     /// w`, the product and the sum each rounded to f32 (no fused
     /// multiply-add).
     Sequential,
+    /// Per output: the bias, then for each input in order `out =
+    /// fma(input, weight, out)`, one rounding per input.
+    Fused,
+    /// Per output: `lanes` partial sums starting at zero, input `i` added
+    /// to partial `i % lanes` by a fused multiply-add, in input order; the
+    /// partials then halved pairwise (`p[j] + p[j + lanes / 2]`, rounded)
+    /// until one is left; then the bias added. The order of a SIMD kernel
+    /// with `lanes` f32 lanes and a halving horizontal sum.
+    FusedLanes(usize),
 }
 
 fn default_affine_weight() -> IntType {

@@ -140,6 +140,7 @@ impl Sizes<'_> {
             | LayerKind::CReLU { .. }
             | LayerKind::ToFloat { .. }
             | LayerKind::ToInt { .. }
+            | LayerKind::Dequantize { .. }
             | LayerKind::Concat => {
                 let widest = layer.inputs.iter().enumerate().max_by_key(|(_, s)| s.len);
                 match widest {
@@ -180,7 +181,7 @@ impl Sizes<'_> {
             ty => (format!("{} output, {n} {}", layer.name, ty.rust_name()), n.saturating_mul(ty.bytes())),
         };
         out.push(StackBuffer { what, bytes, cause: self.width_cause(i) });
-        let (LayerKind::Affine { padded_inputs, sparse }, Some(slice)) = (layer.kind, layer.inputs.first()) else {
+        let (LayerKind::Affine { padded_inputs, sparse, .. }, Some(slice)) = (layer.kind, layer.inputs.first()) else {
             return;
         };
         let input_cause = self.slice_cause(i, 0, slice);

@@ -246,7 +246,10 @@ impl Validator {
                         self.problem(format!("features[{i}].targets.{row}"), format!("{k:?} is listed twice"));
                     }
                 }
+                // A Stockfish file names its sets by hash words; a bullet
+                // file has none.
                 if f.hash.is_none()
+                    && !self.bullet
                     && f.set == schema::FeatureSetKind::FullThreats
                     && table != feature_sets::stockfish_18_targets()
                 {
@@ -552,7 +555,7 @@ impl Validator {
                 self.problem(format!("{at}.name"), format!("a layer named `{name}` already exists"));
             }
             let layer = match spec {
-                LayerSpec::Affine { input, outputs, sparse, weight, divisor, sum, .. } => {
+                LayerSpec::Affine { input, outputs, sparse, weight, divisor, sum, biases, .. } => {
                     // A divisor belongs to i16 weights (`sum / divisor + bias`,
                     // bullet's output layers). With i8 weights (the default
                     // when `weight` is left out) the missing `weight: I16` is
@@ -592,7 +595,27 @@ impl Validator {
                             "F32 weights need the order of their sum, part of the result: `sum: Sequential` (the bias, then each input in order, product and sum rounded to f32)",
                         ),
                         (false, Some(_)) => self.problem(format!("{at}.sum"), "only F32 weights take a summation order (integer sums are exact)"),
+                        (true, Some(schema::SumOrder::FusedLanes(lanes))) => {
+                            let inputs = slice.map_or(0, |s| s.len);
+                            if !lanes.is_power_of_two() || *lanes > 64 {
+                                self.problem(
+                                    format!("{at}.sum"),
+                                    format!("`FusedLanes({lanes})`: the partial sums are halved pairwise, so their number must be a power of two in 1..=64"),
+                                );
+                            } else if inputs > 0 && !inputs.is_multiple_of(*lanes) {
+                                self.problem(
+                                    format!("{at}.sum"),
+                                    format!("`FusedLanes({lanes})` needs a multiple of {lanes} inputs, and `{name}` reads {inputs}"),
+                                );
+                            }
+                        }
                         _ => {}
+                    }
+                    if !*biases && (wide || float) {
+                        self.problem(
+                            format!("{at}.biases"),
+                            "only an Affine with i8 weights can leave its biases out (`biases: false`)",
+                        );
                     }
                     if *sparse && (wide || float) {
                         self.problem(format!("{at}.sparse"), "sparse input is only supported for i8 weights");
@@ -640,6 +663,7 @@ impl Validator {
                             LayerKind::Affine {
                                 padded_inputs: len.div_ceil(AFFINE_PADDING).saturating_mul(AFFINE_PADDING),
                                 sparse: *sparse,
+                                biases: *biases,
                             }
                         },
                         inputs: slice.into_iter().collect(),
@@ -668,13 +692,23 @@ impl Validator {
                 }
                 LayerSpec::CReLU { input, max, .. }
                 | LayerSpec::ToFloat { input, divisor: max, .. }
-                | LayerSpec::ToInt { input, multiply: max, .. } => {
+                | LayerSpec::ToInt { input, multiply: max, .. }
+                | LayerSpec::Dequantize { input, multiply: max, .. } => {
                     let (kind, reader, output_type, field) = match spec {
                         LayerSpec::CReLU { .. } => {
                             (LayerKind::CReLU { max: *max }, Reader::CReLU, ValueType::F32, "max")
                         }
                         LayerSpec::ToFloat { .. } => {
                             (LayerKind::ToFloat { divisor: *max }, Reader::ToFloat, ValueType::F32, "divisor")
+                        }
+                        LayerSpec::Dequantize { .. } => {
+                            if !self.bullet {
+                                self.problem(
+                                    at.clone(),
+                                    "`Dequantize` has f32 biases, which only bullet-format files hold",
+                                );
+                            }
+                            (LayerKind::Dequantize { multiply: *max }, Reader::Dequantize, ValueType::F32, "multiply")
                         }
                         _ => (LayerKind::ToInt { multiply: *max }, Reader::ToInt, ValueType::I32, "multiply"),
                     };
@@ -956,9 +990,6 @@ impl Validator {
         if spec.psqt_buckets != 0 {
             self.problem("transformer.psqt_buckets", "a bullet file has no PSQT weights: use 0");
         }
-        if features.len() != 1 {
-            self.problem("features", "a bullet file holds one feature set's weights");
-        }
         if !(1..=4096).contains(&pad_to) {
             self.problem("file.format.pad_to", format!("pad_to {pad_to} must lie in 1..=4096"));
         }
@@ -968,17 +999,64 @@ impl Validator {
         let mut unresolved = false;
         for (i, t) in tensors.iter().enumerate() {
             let at = format!("file.format.tensors[{i}]");
+            let set_tensors = || -> Vec<String> {
+                features.iter().map(|f| format!("`transformer.{}.weights`", feature_sets::name(f.kind))).collect()
+            };
             let param = match t.tensor.split_once('.') {
+                Some(("transformer", "weights")) if features.len() > 1 => {
+                    self.problem(
+                        format!("{at}.tensor"),
+                        format!(
+                            "with several feature sets each has its rows in a tensor of its own: {}",
+                            set_tensors().join(", ")
+                        ),
+                    );
+                    None
+                }
                 Some(("transformer", "weights")) => Some(Param::TransformerWeights),
                 Some(("transformer", "biases")) => Some(Param::TransformerBiases),
+                Some(("transformer", set)) if set.ends_with(".weights") => {
+                    let set = set.trim_end_matches(".weights");
+                    match features.iter().position(|f| feature_sets::name(f.kind) == set) {
+                        Some(_) if features.len() == 1 => {
+                            self.problem(
+                                format!("{at}.tensor"),
+                                "with one feature set its rows are `transformer.weights`",
+                            );
+                            None
+                        }
+                        Some(n) => Some(Param::SetWeights(n)),
+                        None => {
+                            self.problem(
+                                format!("{at}.tensor"),
+                                format!(
+                                    "`{set}` is not a feature set of this net: the sets' tensors are {}",
+                                    set_tensors().join(", ")
+                                ),
+                            );
+                            None
+                        }
+                    }
+                }
                 Some((layer, part @ ("weights" | "biases"))) => match layers.iter().position(|l| l.name == layer) {
-                    Some(j) if layers[j].kind.is_affine() => {
-                        Some(if part == "weights" { Param::Weights(j) } else { Param::Biases(j) })
+                    Some(j) if part == "weights" && layers[j].kind.is_affine() => Some(Param::Weights(j)),
+                    Some(j) if part == "biases" && layers[j].kind.stores_biases() => Some(Param::Biases(j)),
+                    Some(j) if layers[j].kind.has_params() => {
+                        let why = if part == "weights" {
+                            format!("`{layer}` has biases only")
+                        } else {
+                            format!("`{layer}` has `biases: false`")
+                        };
+                        self.problem(
+                            format!("{at}.tensor"),
+                            format!("`{}` is not a tensor of this net: {why}", t.tensor),
+                        );
+                        None
                     }
                     Some(_) => {
                         self.problem(
                             format!("{at}.tensor"),
-                            format!("layer `{layer}` has no parameters: only affine layers have weights and biases"),
+                            format!("layer `{layer}` has no parameters: only affine layers have weights and biases, and `Dequantize` biases"),
                         );
                         None
                     }
@@ -1027,6 +1105,11 @@ impl Validator {
                         features.iter().map(|f| f.dimensions).sum::<usize>().saturating_mul(transformer.dimensions),
                     )
                 }
+                Param::SetWeights(n) => {
+                    let allowed: &[IntType] =
+                        if features[n].weight == IntType::I8 { &[IntType::I8] } else { &[IntType::I8, IntType::I16] };
+                    (allowed, features[n].dimensions.saturating_mul(transformer.dimensions))
+                }
                 Param::TransformerBiases => (&[IntType::I8, IntType::I16], transformer.dimensions),
                 Param::Weights(j) => {
                     let allowed: &[IntType] = match layers[j].kind {
@@ -1041,7 +1124,7 @@ impl Validator {
                 }
                 Param::Biases(j) => {
                     let allowed: &[IntType] = match layers[j].kind {
-                        LayerKind::FloatAffine { .. } => &[IntType::F32],
+                        LayerKind::FloatAffine { .. } | LayerKind::Dequantize { .. } => &[IntType::F32],
                         _ => &[IntType::I8, IntType::I16, IntType::I32],
                     };
                     (allowed, stacks.saturating_mul(layers[j].output_dimensions))
@@ -1078,17 +1161,38 @@ impl Validator {
             if t.layout.is_some() && !matches!(param, Param::Weights(_)) {
                 self.problem(format!("{at}.layout"), "only a layer's weights have a layout");
             }
+            if let (Some(schema::TensorLayout::Stacked(schema::StackOrder::InputBlocks(n))), Param::Weights(j)) =
+                (t.layout, param)
+            {
+                let inputs = layers[j].input_dimensions;
+                if n == 0 || (inputs > 0 && !inputs.is_multiple_of(n)) {
+                    self.problem(
+                        format!("{at}.layout"),
+                        format!("`InputBlocks({n})` cuts the inputs into blocks of {n}, and `{}` reads {inputs}: use a divisor of {inputs}", layers[j].name),
+                    );
+                }
+            }
             resolved.push(Tensor { param, ty: t.ty, layout: t.layout.unwrap_or_default(), len });
         }
-        let mut wanted = vec![Param::TransformerWeights, Param::TransformerBiases];
-        for (j, layer) in layers.iter().enumerate().filter(|(_, l)| l.kind.is_affine()) {
-            let _ = layer;
-            wanted.extend([Param::Weights(j), Param::Biases(j)]);
+        let mut wanted = if features.len() == 1 {
+            vec![Param::TransformerWeights]
+        } else {
+            (0..features.len()).map(Param::SetWeights).collect()
+        };
+        wanted.push(Param::TransformerBiases);
+        for (j, layer) in layers.iter().enumerate() {
+            if layer.kind.is_affine() {
+                wanted.push(Param::Weights(j));
+            }
+            if layer.kind.stores_biases() {
+                wanted.push(Param::Biases(j));
+            }
         }
         for param in wanted {
             if !unresolved && !resolved.iter().any(|r| r.param == param) {
                 let name = match param {
                     Param::TransformerWeights => "transformer.weights".to_owned(),
+                    Param::SetWeights(n) => format!("transformer.{}.weights", feature_sets::name(features[n].kind)),
                     Param::TransformerBiases => "transformer.biases".to_owned(),
                     Param::Weights(j) => format!("{}.weights", layers[j].name),
                     Param::Biases(j) => format!("{}.biases", layers[j].name),
@@ -1153,6 +1257,7 @@ fn layer_name(spec: &LayerSpec) -> &str {
         | LayerSpec::CReLU { name, .. }
         | LayerSpec::ToFloat { name, .. }
         | LayerSpec::ToInt { name, .. }
+        | LayerSpec::Dequantize { name, .. }
         | LayerSpec::ClippedReLU { name, .. }
         | LayerSpec::SqrClippedReLU { name, .. }
         | LayerSpec::Concat { name, .. } => name,
@@ -1178,6 +1283,7 @@ fn kind_name(kind: &LayerKind) -> &'static str {
         LayerKind::CReLU { .. } => "CReLU",
         LayerKind::ToFloat { .. } => "ToFloat",
         LayerKind::ToInt { .. } => "ToInt",
+        LayerKind::Dequantize { .. } => "Dequantize",
         LayerKind::ClippedReLU { .. } => "ClippedReLU",
         LayerKind::SqrClippedReLU { .. } => "SqrClippedReLU",
         LayerKind::Concat => "Concat",
@@ -1193,6 +1299,7 @@ enum Reader {
     ToFloat,
     CReLU,
     ToInt,
+    Dequantize,
     ClippedReLU {
         squared: bool,
     },
@@ -1208,7 +1315,7 @@ impl Reader {
             Reader::Affine(IntType::F32) | Reader::CReLU | Reader::ToInt => &[ValueType::F32],
             Reader::Affine(_) | Reader::Concat => &[ValueType::U8],
             Reader::SCReLU | Reader::ToFloat => &[ValueType::U8, ValueType::I16, ValueType::I32],
-            Reader::ClippedReLU { .. } | Reader::Output => &[ValueType::I32],
+            Reader::ClippedReLU { .. } | Reader::Dequantize | Reader::Output => &[ValueType::I32],
         }
     }
 
@@ -1222,6 +1329,7 @@ impl Reader {
             Reader::ToFloat => "ToFloat",
             Reader::CReLU => "CReLU",
             Reader::ToInt => "ToInt",
+            Reader::Dequantize => "Dequantize",
             Reader::ClippedReLU { squared: false } => "ClippedReLU",
             Reader::ClippedReLU { squared: true } => "SqrClippedReLU",
             Reader::Concat => "Concat",

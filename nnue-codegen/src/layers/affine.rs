@@ -42,7 +42,7 @@ impl LayerGen for Affine {
 
     fn params(&self) -> Option<Params> {
         let rt = runtime();
-        Some(Params { ty: quote!(#rt::params::Affine), weight: quote!(i8), bias: quote!(i32), zero: quote!(0) })
+        Some(Params { ty: quote!(#rt::params::Affine), weight: Some(quote!(i8)), bias: quote!(i32), zero: quote!(0) })
     }
 
     fn nonzero_padding(&self, at: &At) -> Option<TokenStream> {

@@ -26,8 +26,8 @@ pub(crate) trait LayerGen {
         None
     }
 
-    /// Its parameters as a bullet file holds them (one tensor of weights
-    /// and one of biases for all stacks).
+    /// Its parameters as a bullet file holds them (one tensor of weights,
+    /// if it has weights, and one of biases for all stacks).
     fn params(&self) -> Option<Params> {
         None
     }
@@ -100,12 +100,13 @@ pub(crate) trait LayerGen {
     }
 }
 
-/// The parameters of an affine kind: the runtime type holding them and the
-/// types of its weights and biases.
+/// The parameters of a layer kind that has some: the runtime type holding
+/// them and the types of its weights and biases.
 pub(crate) struct Params {
     /// The runtime type (`runtime::params::Affine`).
     pub ty: TokenStream,
-    pub weight: TokenStream,
+    /// `None`: biases only (`Dequantize`).
+    pub weight: Option<TokenStream>,
     pub bias: TokenStream,
     /// A zero of those types.
     pub zero: TokenStream,

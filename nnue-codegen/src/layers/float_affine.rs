@@ -1,20 +1,28 @@
-//! `FloatAffine`: f32 weights and biases (`runtime::params::FloatAffine`).
-//! On SIMD targets it converts its input as it reads it: the `ToFloat` (and
-//! `SCReLU`) right before it are fused into it ([`float_input_chain`]).
+//! `FloatAffine`: f32 weights and biases (`runtime::params::FloatAffine`),
+//! summed in the order the file gives (`SumOrder`). Summed in input order
+//! with rounded products (`Sequential`), on SIMD targets it converts its
+//! input as it reads it: the `ToFloat` (and `SCReLU`) right before it are
+//! fused into it ([`float_input_chain`]).
 
 use super::common::{At, LayerGen, Params, Step, read_once};
 use super::{screlu, to_float};
 use crate::targets::Target;
 use crate::tokens::{doc, int, runtime};
-use nnue_spec::ir::{LayerKind, Slice, Source};
+use nnue_spec::ir::{LayerKind, Slice, Source, SumOrder};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-pub(crate) struct FloatAffine;
+pub(crate) struct FloatAffine {
+    pub order: SumOrder,
+}
 
 impl LayerGen for FloatAffine {
     fn describe(&self) -> &'static str {
-        "Affine (f32, summed in input order)"
+        match self.order {
+            SumOrder::Sequential => "Affine (f32, summed in input order)",
+            SumOrder::Fused => "Affine (f32, fused multiply-adds in input order)",
+            SumOrder::FusedLanes(_) => "Affine (f32, fused multiply-adds into lanes, halved, then the bias)",
+        }
     }
 
     fn field(&self, at: &At) -> Option<TokenStream> {
@@ -29,7 +37,12 @@ impl LayerGen for FloatAffine {
 
     fn params(&self) -> Option<Params> {
         let rt = runtime();
-        Some(Params { ty: quote!(#rt::params::FloatAffine), weight: quote!(f32), bias: quote!(f32), zero: quote!(0.0) })
+        Some(Params {
+            ty: quote!(#rt::params::FloatAffine),
+            weight: Some(quote!(f32)),
+            bias: quote!(f32),
+            zero: quote!(0.0),
+        })
     }
 
     fn fuses(&self, at: &At, _target: &Target) -> Vec<usize> {
@@ -92,9 +105,17 @@ impl LayerGen for FloatAffine {
             }
             _ => {
                 let input = step.input();
+                let call = match self.order {
+                    SumOrder::Sequential => quote!(propagate),
+                    SumOrder::Fused => quote!(propagate_fused),
+                    SumOrder::FusedLanes(lanes) => {
+                        let lanes = int(lanes);
+                        quote!(propagate_fused_lanes::<#lanes>)
+                    }
+                };
                 quote! {
                     let mut #name = [0f32; #n];
-                    stack.#name.propagate(#input, &mut #name);
+                    stack.#name.#call(#input, &mut #name);
                 }
             }
         }
@@ -106,17 +127,18 @@ impl LayerGen for FloatAffine {
     }
 }
 
-/// For an f32 affine layer (on a SIMD target): the layers right before it
-/// that only turn integers into its inputs, one value at a time, and that
-/// it computes as it reads them: a `ToFloat` reading all of an
-/// `SCReLU`, or a `ToFloat` alone (each read by the next layer only).
+/// For an f32 affine layer summed in input order (on a SIMD target): the
+/// layers right before it that only turn integers into its inputs, one
+/// value at a time, and that it computes as it reads them: a `ToFloat`
+/// reading all of an `SCReLU`, or a `ToFloat` alone (each read by the next
+/// layer only).
 /// Their indices, the first first; empty when there are none.
 pub(crate) fn float_input_chain(at: &At) -> Vec<usize> {
     let (arch, layer, index) = (at.arch, at.layer, at.index);
     let whole = |slice: &Slice, i: usize| {
         slice.source == Source::Layer(i) && slice.start == 0 && slice.len == arch.layers[i].output_dimensions
     };
-    if !matches!(layer.kind, LayerKind::FloatAffine { .. }) || index == 0 {
+    if !matches!(layer.kind, LayerKind::FloatAffine { order: SumOrder::Sequential }) || index == 0 {
         return Vec::new();
     }
     let t = index - 1;

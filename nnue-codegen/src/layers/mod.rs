@@ -14,6 +14,7 @@ mod clipped_relu;
 mod common;
 mod concat;
 mod crelu;
+mod dequantize;
 mod float_affine;
 pub(crate) mod packed;
 mod screlu;
@@ -28,13 +29,14 @@ use nnue_spec::ir::LayerKind;
 /// The generator of a layer of `kind`.
 pub(crate) fn of(kind: LayerKind) -> Box<dyn LayerGen> {
     match kind {
-        LayerKind::Affine { padded_inputs, sparse } => Box::new(affine::Affine { padded_inputs, sparse }),
+        LayerKind::Affine { padded_inputs, sparse, .. } => Box::new(affine::Affine { padded_inputs, sparse }),
         LayerKind::WideAffine { divisor } => Box::new(wide_affine::WideAffine { divisor }),
         LayerKind::SCReLU { max } => Box::new(screlu::SCReLU { max }),
-        LayerKind::FloatAffine { .. } => Box::new(float_affine::FloatAffine),
+        LayerKind::FloatAffine { order } => Box::new(float_affine::FloatAffine { order }),
         LayerKind::CReLU { max } => Box::new(crelu::CReLU { max }),
         LayerKind::ToFloat { divisor } => Box::new(to_float::ToFloat { divisor }),
         LayerKind::ToInt { multiply } => Box::new(to_int::ToInt { multiply }),
+        LayerKind::Dequantize { multiply } => Box::new(dequantize::Dequantize { multiply }),
         LayerKind::ClippedReLU { shift, max } => Box::new(clipped_relu::ClippedReLU { shift, max }),
         LayerKind::SqrClippedReLU { shift, max } => Box::new(sqr_clipped_relu::SqrClippedReLU { shift, max }),
         LayerKind::Concat => Box::new(concat::Concat),

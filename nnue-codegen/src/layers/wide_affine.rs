@@ -36,7 +36,12 @@ impl LayerGen for WideAffine {
 
     fn params(&self) -> Option<Params> {
         let rt = runtime();
-        Some(Params { ty: quote!(#rt::params::WideAffine), weight: quote!(i16), bias: quote!(i32), zero: quote!(0) })
+        Some(Params {
+            ty: quote!(#rt::params::WideAffine),
+            weight: Some(quote!(i16)),
+            bias: quote!(i32),
+            zero: quote!(0),
+        })
     }
 
     fn fuses(&self, at: &At, target: &Target) -> Vec<usize> {

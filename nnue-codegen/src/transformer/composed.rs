@@ -122,15 +122,9 @@ fn definition(arch: &Arch) -> TokenStream {
             r.int_parts("transformer PSQT weights", #file_encoding, &mut [#(&mut #names.psqt_weights[..]),*])?;
         }
     });
-    quote! {
-        /// The transformer's parameters: the biases and every feature set's
-        /// rows, in file order.
-        pub struct Transformer {
-            biases: ::std::boxed::Box<#rt::Aligned<[i16; L1]>>,
-            #(#fields,)*
-        }
-
-        impl Transformer {
+    // A bullet file is read tensor by tensor (`crate::bullet`).
+    let read = (!arch.is_bullet()).then(|| {
+        quote! {
             /// Reads the biases and every feature set's weights and PSQT
             /// weights, in file order (the hash word already read).
             fn read(r: &mut #rt::NetReader<'_>) -> ::core::result::Result<Self, #rt::LoadError> {
@@ -140,6 +134,18 @@ fn definition(arch: &Arch) -> TokenStream {
                 #psqt
                 ::core::result::Result::Ok(Transformer { biases, #(#names),* })
             }
+        }
+    });
+    quote! {
+        /// The transformer's parameters: the biases and every feature set's
+        /// rows, in file order.
+        pub struct Transformer {
+            biases: ::std::boxed::Box<#rt::Aligned<[i16; L1]>>,
+            #(#fields,)*
+        }
+
+        impl Transformer {
+            #read
 
             /// Stores the lanes in the packing order of `lanes`-wide
             /// registers, as the SIMD kernels expect.

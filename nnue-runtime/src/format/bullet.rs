@@ -35,6 +35,21 @@ pub enum Layout {
     InputMajor,
     /// `(stack * outputs + output) * inputs + input` (transposed).
     OutputMajor,
+    /// Stack by stack: `stack * (outputs * inputs)` plus the weight's place
+    /// within its stack in the order given.
+    Stacked(StackOrder),
+}
+
+/// The order of one stack's weights within a [`Layout::Stacked`] tensor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StackOrder {
+    /// `input * outputs + output`.
+    InputMajor,
+    /// `output * inputs + input`.
+    OutputMajor,
+    /// Inputs in blocks of `n`: `(input / n) * outputs * n + output * n +
+    /// input % n`.
+    InputBlocks(usize),
 }
 
 /// The position in a weight tensor of stack `stack`'s weight from input `i`
@@ -52,6 +67,14 @@ pub fn weight_index(
     match layout {
         Layout::InputMajor => i * (stacks * outputs) + stack * outputs + o,
         Layout::OutputMajor => (stack * outputs + o) * inputs + i,
+        Layout::Stacked(order) => {
+            stack * (outputs * inputs)
+                + match order {
+                    StackOrder::InputMajor => i * outputs + o,
+                    StackOrder::OutputMajor => o * inputs + i,
+                    StackOrder::InputBlocks(n) => (i / n) * outputs * n + o * n + i % n,
+                }
+        }
     }
 }
 
@@ -165,5 +188,18 @@ mod tests {
         // 2 stacks x 3 outputs x 4 inputs.
         assert_eq!(weight_index(Layout::InputMajor, 2, 3, 4, 1, 2, 3), 3 * 6 + 3 + 2);
         assert_eq!(weight_index(Layout::OutputMajor, 2, 3, 4, 1, 2, 3), (3 + 2) * 4 + 3);
+        let stacked = |order| weight_index(Layout::Stacked(order), 2, 3, 4, 1, 2, 3);
+        assert_eq!(stacked(StackOrder::InputMajor), 12 + 3 * 3 + 2);
+        assert_eq!(stacked(StackOrder::OutputMajor), 12 + 2 * 4 + 3);
+        // Blocks of 2 inputs: input 3 is in block 1, at place 1 of output 2's pair.
+        assert_eq!(stacked(StackOrder::InputBlocks(2)), 12 + 3 * 2 + 2 * 2 + 1);
+        // Every weight of a stack has a place of its own.
+        let mut seen = [false; 12];
+        for o in 0..3 {
+            for i in 0..4 {
+                seen[weight_index(Layout::Stacked(StackOrder::InputBlocks(4)), 2, 3, 4, 0, o, i)] = true;
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
     }
 }

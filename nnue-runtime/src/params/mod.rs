@@ -7,6 +7,7 @@
 //! them is in [`crate::scalar`].
 
 mod affine;
+mod dequantize;
 mod feature_rows;
 mod float_affine;
 mod threat_transformer;
@@ -14,6 +15,7 @@ mod transformer;
 mod wide_affine;
 
 pub use affine::Affine;
+pub use dequantize::Dequantize;
 pub use feature_rows::FeatureRows;
 pub use float_affine::FloatAffine;
 pub use threat_transformer::ThreatTransformer;

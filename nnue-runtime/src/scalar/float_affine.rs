@@ -23,6 +23,45 @@ impl<const IN: usize, const OUT: usize> FloatAffine<IN, OUT> {
     }
 }
 
+impl<const IN: usize, const OUT: usize> FloatAffine<IN, OUT> {
+    /// Per output: `out = bias`, then for each input in order `out =
+    /// fma(input, weight, out)`, one rounding per input (`sum: Fused`).
+    #[inline]
+    pub fn propagate_fused(&self, input: &[f32; IN], out: &mut [f32; OUT]) {
+        *out = *self.biases;
+        for (&x, row) in input.iter().zip(self.weights.chunks_exact(OUT)) {
+            for (o, &w) in out.iter_mut().zip(row) {
+                *o = x.mul_add(w, *o);
+            }
+        }
+    }
+
+    /// Per output: `LANES` partial sums from zero, input `i` added to
+    /// partial `i % LANES` by a fused multiply-add in input order; the
+    /// partials halved pairwise (`p[j] + p[j + LANES / 2]`) down to one;
+    /// then the bias added (`sum: FusedLanes(LANES)`).
+    #[inline]
+    pub fn propagate_fused_lanes<const LANES: usize>(&self, input: &[f32; IN], out: &mut [f32; OUT]) {
+        const { assert!(LANES.is_power_of_two() && IN.is_multiple_of(LANES)) };
+        let mut partial = [[0f32; LANES]; OUT];
+        for (i, (&x, row)) in input.iter().zip(self.weights.chunks_exact(OUT)).enumerate() {
+            for (p, &w) in partial.iter_mut().zip(row) {
+                p[i % LANES] = x.mul_add(w, p[i % LANES]);
+            }
+        }
+        for ((o, p), &b) in out.iter_mut().zip(&mut partial).zip(self.biases.iter()) {
+            let mut width = LANES;
+            while width > 1 {
+                width /= 2;
+                for j in 0..width {
+                    p[j] += p[j + width];
+                }
+            }
+            *o = p[0] + b;
+        }
+    }
+}
+
 /// Inputs mapped at once before their products are summed: the mapping of
 /// a block is independent of the running sums, so it overlaps the chain of
 /// additions (which bounds the layer) instead of lengthening it.
@@ -122,6 +161,35 @@ mod tests {
             }
         }
         assert_eq!(out.map(f32::to_bits), expected.map(f32::to_bits));
+    }
+
+    #[test]
+    fn fused_sums_round_once_per_input() {
+        // (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24: the last term survives a fused
+        // multiply-add onto -(1 + 2^-11), and is lost when the product is
+        // rounded first.
+        let x = 1.0 + 2f32.powi(-12);
+        let layer = FloatAffine::<1, 1>::from_tensors(&[-(1.0 + 2f32.powi(-11))], &[x], Layout::InputMajor, 1, 0);
+        let (mut fused, mut plain) = ([0.0], [0.0]);
+        layer.propagate_fused(&[x], &mut fused);
+        layer.propagate(&[x], &mut plain);
+        assert_eq!((fused, plain), ([2f32.powi(-24)], [0.0]));
+    }
+
+    #[test]
+    fn lanes_are_halved_pairwise_then_biased() {
+        // Four lanes over eight inputs: lane j holds inputs j and j + 4;
+        // then (l0 + l2) + (l1 + l3), then the bias. With 1e8 in lanes 0
+        // and 2 and ones elsewhere the big values cancel before the ones
+        // are added: exactly 4 + 0.5.
+        let weights = [1e8, 1.0, -1e8, 1.0, 0.0, 1.0, 0.0, 1.0];
+        let layer = FloatAffine::<8, 1>::from_tensors(&[0.5], &weights, Layout::InputMajor, 1, 0);
+        let mut out = [0.0];
+        layer.propagate_fused_lanes::<4>(&[1.0; 8], &mut out);
+        assert_eq!(out, [4.5]);
+        // In input order from the bias, the bias and the one after 1e8 are lost.
+        layer.propagate_fused(&[1.0; 8], &mut out);
+        assert_eq!(out, [3.0]);
     }
 
     #[test]

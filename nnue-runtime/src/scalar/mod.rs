@@ -2,12 +2,13 @@
 //! must reproduce bit for bit. The activations and the transformer's output
 //! stage are functions; the layers' forward passes are methods of their
 //! parameters ([`crate::params`]): `Affine::propagate`,
-//! `WideAffine::propagate` and `finish`, `FloatAffine::propagate` (which
-//! every backend runs), `Transformer::accumulate`, `add` and `remove`,
+//! `WideAffine::propagate` and `finish`, `FloatAffine::propagate` and
+//! `Dequantize::propagate` (which every backend runs), `Transformer::accumulate`, `add` and `remove`,
 //! `ThreatTransformer::psqt` and `threat_psqt`.
 
 mod activation;
 mod affine;
+mod dequantize;
 mod float_affine;
 mod threat_transformer;
 mod transformer;
