@@ -2,7 +2,7 @@
 //! net: its layers with shapes, types and sizes, every backend's tiling and
 //! kernels, and a diagram of the layer graph (text; Graphviz dot; SVG).
 
-use nnue_spec::ir::{Arch, Layer, LayerKind, Slice, Source, SumOrder, TransformerOutput};
+use nnue_spec::ir::{Arch, ElementwiseOp, Layer, LayerKind, Slice, Source, SumOrder, TransformerOutput};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -70,6 +70,9 @@ fn layer_what(layer: &Layer) -> String {
             "affine, f32 weights and biases: {lanes} partial sums of fused multiply-adds, halved pairwise, then the bias"
         ),
         LayerKind::Dequantize { multiply } => format!("to f32: fma(x, {multiply}, bias), f32 biases"),
+        LayerKind::HardSwish => "HardSwish: (x * clamp(x + 3, 0, 6)) * (1/6) in f32".to_owned(),
+        LayerKind::Elementwise { op: ElementwiseOp::Multiply } => "a * b, value by value, f32".to_owned(),
+        LayerKind::Elementwise { op: ElementwiseOp::Add } => "a + b, value by value, f32".to_owned(),
         LayerKind::CReLU { max } => format!("CReLU: clamp(x, 0, {max}) in f32"),
         LayerKind::ToFloat { divisor } => format!("to f32: x / {divisor}"),
         LayerKind::ToInt { multiply } => format!("to i32: x * {multiply}, truncated"),
@@ -209,11 +212,15 @@ fn text(arch: &Arch) -> String {
             );
             let _ = writeln!(s, "encoding           {:?}, load scale {}", arch.encoding, arch.transformer.load_scale);
         }
-        nnue_spec::ir::FileFormat::Bullet { tensors, pad_to } => {
+        nnue_spec::ir::FileFormat::Bullet { tensors, pad_to, compression } => {
             let bytes: usize = tensors.iter().map(|t| t.len * weight_bytes(t.ty)).sum();
+            let compressed = match compression {
+                nnue_spec::ir::Compression::None => "",
+                nnue_spec::ir::Compression::Zstd => ", the whole zstd-compressed",
+            };
             let _ = writeln!(
                 s,
-                "format             bullet: {} tensors, {bytes} bytes, padded to a multiple of {pad_to}: {} bytes; no header",
+                "format             bullet: {} tensors, {bytes} bytes, padded to a multiple of {pad_to}: {} bytes; no header{compressed}",
                 tensors.len(),
                 bytes.div_ceil(*pad_to) * pad_to
             );

@@ -8,7 +8,7 @@ use quote::{format_ident, quote};
 
 /// The size of a file of this architecture, padding included.
 pub fn file_bytes(arch: &Arch) -> usize {
-    let FileFormat::Bullet { tensors, pad_to } = &arch.format else { unreachable!("a bullet architecture") };
+    let FileFormat::Bullet { tensors, pad_to, .. } = &arch.format else { unreachable!("a bullet architecture") };
     let bytes: usize = tensors.iter().map(|t| t.len * int_bytes(t.ty)).sum();
     bytes.div_ceil(*pad_to) * pad_to
 }
@@ -174,15 +174,18 @@ pub fn read(arch: &Arch) -> TokenStream {
             #(#fields,)*
         }
 
-        /// Reads a bullet file: its size, then every tensor in file order;
-        /// the padding after the last one is not read.
-        fn read_bullet(bytes: &[u8]) -> ::core::result::Result<(Transformer, ::std::boxed::Box<[LayerStack]>), #rt::LoadError> {
-            let mut r = #rt::format::bullet::BulletReader::new(bytes, NAME, FILE_BYTES)?;
+        /// Reads a bullet file through `r` (its size checked, or checked as
+        /// it is decompressed): every tensor in file order, then the
+        /// padding.
+        fn read_bullet(
+            mut r: #rt::format::bullet::BulletReader<'_>,
+        ) -> ::core::result::Result<(Transformer, ::std::boxed::Box<[LayerStack]>), #rt::LoadError> {
             #transformer_locals
             let mut transformer_biases = ::std::boxed::Box::new(#rt::Aligned([0i16; L1]));
             let mut tensors = LayerTensors { #(#inits,)* };
             #(#reads)*
             let transformer = #transformer;
+            r.finish()?;
             let stacks = (0..LAYER_STACKS).map(|stack| LayerStack::from_tensors(&tensors, stack)).collect();
             ::core::result::Result::Ok((transformer, stacks))
         }

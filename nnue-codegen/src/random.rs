@@ -99,7 +99,7 @@ fn input_top(arch: &Arch, layer: &nnue_spec::ir::Layer) -> i64 {
 /// A random bullet file: every tensor in file order, values of its type.
 fn bullet(arch: &Arch) -> TokenStream {
     let rt = runtime();
-    let nnue_spec::ir::FileFormat::Bullet { tensors, pad_to } = &arch.format else { unreachable!() };
+    let nnue_spec::ir::FileFormat::Bullet { tensors, pad_to, compression } = &arch.format else { unreachable!() };
     let max = match arch.transformer.output {
         TransformerOutput::ClippedReLU { max } | TransformerOutput::Pairwise { max, .. } => i64::from(max),
         // Layers activate the accumulators themselves: spread them over a
@@ -143,6 +143,10 @@ fn bullet(arch: &Arch) -> TokenStream {
         quote! { w.ints(#rt::Encoding::Raw, &rng.values::<#ty>(#len, -#bound, #bound)); }
     });
     let pad_to = int(*pad_to);
+    let finish = match compression {
+        nnue_spec::ir::Compression::None => quote!(w.finish()),
+        nnue_spec::ir::Compression::Zstd => quote!(#rt::format::bullet::zstd_compress(&w.finish())),
+    };
     quote! {
         /// A bullet file of this architecture whose parameters are
         /// pseudo-random from `seed` (for tests and benchmarks): every tensor
@@ -152,7 +156,7 @@ fn bullet(arch: &Arch) -> TokenStream {
             let mut w = #rt::NetWriter::new();
             #(#writes)*
             w.pad_to(#pad_to);
-            w.finish()
+            #finish
         }
     }
 }

@@ -60,6 +60,14 @@ pub enum LoadError {
     )]
     Size { arch: &'static str, expected: usize, actual: usize },
 
+    #[error(
+        "a net of architecture `{arch}` is {expected} bytes once decompressed, but this file decompresses to {actual} bytes (a net of another architecture?)"
+    )]
+    DecompressedSize { arch: &'static str, expected: usize, actual: usize },
+
+    #[error("cannot decompress the net (zstd) at decompressed offset {offset}: {message}")]
+    Decompress { offset: usize, message: String },
+
     #[error("{extra} unexpected bytes after the last layer stack, at offset {offset}")]
     TrailingBytes { offset: usize, extra: usize },
 

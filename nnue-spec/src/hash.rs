@@ -41,7 +41,9 @@ pub fn compute(scheme: HashScheme, features: &[FeatureSet], dimensions: usize, l
         | LayerKind::CReLU { .. }
         | LayerKind::ToFloat { .. }
         | LayerKind::ToInt { .. }
-        | LayerKind::Dequantize { .. } => prev,
+        | LayerKind::Dequantize { .. }
+        | LayerKind::HardSwish
+        | LayerKind::Elementwise { .. } => prev,
     });
     Hashes { header: transformer ^ layer_stack, transformer, layer_stack }
 }

@@ -195,6 +195,9 @@ const FIELDS: &[(&str, &[&str])] = &[
     ("Bullet", &["tensors", "pad_to"]),
     ("Affine", &["name", "input", "outputs", "sparse", "weight", "divisor", "sum", "biases"]),
     ("Dequantize", &["name", "input", "multiply"]),
+    ("HardSwish", &["name", "input"]),
+    ("Multiply", &["name", "inputs"]),
+    ("Add", &["name", "inputs"]),
     ("SCReLU", &["name", "input", "max"]),
     ("CReLU", &["name", "input", "max"]),
     ("ToFloat", &["name", "input", "divisor"]),
@@ -250,9 +253,21 @@ fn enum_name(rust: &str) -> String {
 
 /// The value that would fit a missing field, as the text to add.
 fn missing_field(outer: &str, field: &str) -> String {
-    let any_layer =
-        ["Affine", "SCReLU", "CReLU", "ToFloat", "ToInt", "Dequantize", "ClippedReLU", "SqrClippedReLU", "Concat"]
-            .contains(&outer);
+    let any_layer = [
+        "Affine",
+        "SCReLU",
+        "CReLU",
+        "ToFloat",
+        "ToInt",
+        "Dequantize",
+        "HardSwish",
+        "Multiply",
+        "Add",
+        "ClippedReLU",
+        "SqrClippedReLU",
+        "Concat",
+    ]
+    .contains(&outer);
     match (outer, field) {
         ("Network", "name") => "`name: \"<the file's name without .ron>\"` (it names the generated module)".to_owned(),
         ("Network", "file") => "`file: (version: 0x7AF32F20)` (a Stockfish net: the u32 at offset 0 of the net; 0x7AF32F16 for Stockfish 12, 0x6A448AFA for 19), or `file: (format: Bullet(tensors: [...]))` for a bullet net".to_owned(),
@@ -281,6 +296,7 @@ fn missing_field(outer: &str, field: &str) -> String {
         (_, "name") if any_layer => "`name: \"<a unique name>\"`, e.g. `name: \"fc_0\"`".to_owned(),
         (_, "input") if any_layer => "`input: \"transformer\"` or an earlier layer's name (`\"fc_0\"`, `\"ac_0[0..15]\"`)".to_owned(),
         ("Affine", "outputs") => "`outputs: <count>` (`outputs: 1` for the stack's last layer)".to_owned(),
+        ("Multiply" | "Add", "inputs") => "`inputs: [\"<a>\", \"<b>\"]`, two f32 references of one length (e.g. `[\"gate\", \"l2[32..64]\"]`)".to_owned(),
         ("Concat", "inputs") => "`inputs: [\"<a>\", \"<b>\"]`, two or more u8 references".to_owned(),
         ("OutputSpec", "value") => "`value: \"<the last Affine layer>\"` (one i32 value, e.g. `value: \"fc_2\"`)".to_owned(),
         ("OutputSpec", "eval") => "`eval: DivideThenSum` (Stockfish 17.1 and later; with no PSQT, as in bullet nets, both rules agree) or `eval: SumThenDivide` (Stockfish 12 to 16.1)".to_owned(),

@@ -2,8 +2,8 @@
 //! resolved to an index, every hash known. Code generation reads only this.
 
 pub use crate::schema::{
-    Encoding, EvalRule, FeatureSetKind, IntType, Mirror, PieceKind, PlaneOrder, PsqtPlacement, StackOrder, SumOrder,
-    TensorLayout,
+    Compression, Encoding, EvalRule, FeatureSetKind, IntType, Mirror, PieceKind, PlaneOrder, PsqtPlacement, StackOrder,
+    SumOrder, TensorLayout,
 };
 
 /// A checked architecture.
@@ -37,8 +37,8 @@ pub enum FileFormat {
     /// Header, hash words, transformer, layer stacks.
     Stockfish,
     /// Bullet's raw tensors in this order, then zeros up to a multiple of
-    /// `pad_to` bytes.
-    Bullet { tensors: Vec<Tensor>, pad_to: usize },
+    /// `pad_to` bytes; the whole compressed as `compression` says.
+    Bullet { tensors: Vec<Tensor>, pad_to: usize, compression: Compression },
 }
 
 /// One tensor of a bullet file.
@@ -264,6 +264,12 @@ pub enum LayerKind {
     Dequantize {
         multiply: f32,
     },
+    /// `(x * clamp(x + 3, 0, 6)) * (1 / 6)` in f32.
+    HardSwish,
+    /// Two f32 inputs of one length combined value by value.
+    Elementwise {
+        op: ElementwiseOp,
+    },
     ClippedReLU {
         shift: u32,
         max: i32,
@@ -291,6 +297,15 @@ impl LayerKind {
     pub fn stores_biases(self) -> bool {
         self.has_params() && !matches!(self, LayerKind::Affine { biases: false, .. })
     }
+}
+
+/// How an [`LayerKind::Elementwise`] layer combines its two inputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ElementwiseOp {
+    /// `a * b`, rounded to f32.
+    Multiply,
+    /// `a + b`, rounded to f32.
+    Add,
 }
 
 /// One i32 value of a layer's output.

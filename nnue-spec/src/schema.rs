@@ -66,7 +66,21 @@ pub enum FileFormat {
         tensors: Vec<TensorSpec>,
         #[serde(default = "one_usize")]
         pad_to: usize,
+        /// How the whole file is compressed (`None` by default).
+        #[serde(default)]
+        compression: Compression,
     },
+}
+
+/// The compression of a whole net file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+pub enum Compression {
+    /// Stored as it is.
+    #[default]
+    None,
+    /// One zstd frame (Viridithas's nets, and Stormphrax's when its
+    /// header's flag says so), decoded as it is read.
+    Zstd,
 }
 
 fn one_usize() -> usize {
@@ -219,7 +233,8 @@ pub struct PieceSquareSpec {
     pub mirror: Mirror,
     #[serde(default)]
     pub planes: PlaneOrder,
-    /// Both kings in one plane (11 planes instead of 12).
+    /// Both kings in one plane (11 planes instead of 12): the last with
+    /// `Interleaved` planes, the own king's with `SideMajor` ones.
     #[serde(default)]
     pub merged_kings: bool,
 }
@@ -481,6 +496,15 @@ pub enum LayerSpec {
     },
     /// The inputs one after the other.
     Concat { name: String, inputs: Vec<String> },
+    /// `(x * clamp(x + 3, 0, 6)) * (1 / 6)` in f32, each step rounded (no
+    /// fused multiply-add), f32 -> f32.
+    HardSwish { name: String, input: String },
+    /// The products of two f32 references of one length, value by value
+    /// (a gate times a linear part: SwiGLU).
+    Multiply { name: String, inputs: Vec<String> },
+    /// The sums of two f32 references of one length, value by value (a
+    /// residual connection).
+    Add { name: String, inputs: Vec<String> },
 }
 
 /// The order in which a float layer sums its products.

@@ -141,6 +141,8 @@ impl Sizes<'_> {
             | LayerKind::ToFloat { .. }
             | LayerKind::ToInt { .. }
             | LayerKind::Dequantize { .. }
+            | LayerKind::HardSwish
+            | LayerKind::Elementwise { .. }
             | LayerKind::Concat => {
                 let widest = layer.inputs.iter().enumerate().max_by_key(|(_, s)| s.len);
                 match widest {

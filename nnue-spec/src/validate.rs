@@ -6,8 +6,8 @@
 use crate::feature_sets;
 use crate::hash;
 use crate::ir::{
-    Arch, BucketSelect, Element, FeatureSet, FileFormat, Forward, Layer, LayerKind, LayerStacks, Output, Param,
-    Rescale, Slice, Source, Tensor, Term, Transformer, TransformerOutput, ValueType,
+    Arch, BucketSelect, Element, ElementwiseOp, FeatureSet, FileFormat, Forward, Layer, LayerKind, LayerStacks, Output,
+    Param, Rescale, Slice, Source, Tensor, Term, Transformer, TransformerOutput, ValueType,
 };
 use crate::limits;
 use crate::schema::{self, IntType, LayerSpec, NetworkSpec};
@@ -761,6 +761,58 @@ impl Validator {
                         output_type: ValueType::U8,
                     }
                 }
+                LayerSpec::HardSwish { input, .. } => {
+                    let slice =
+                        self.input(&format!("{at}.input"), input, &layers, transformer_outputs, Reader::HardSwish);
+                    let len = slice.map_or(0, |s| s.len);
+                    Layer {
+                        name: name.to_owned(),
+                        kind: LayerKind::HardSwish,
+                        inputs: slice.into_iter().collect(),
+                        input_dimensions: len,
+                        output_dimensions: len,
+                        output_type: ValueType::F32,
+                    }
+                }
+                LayerSpec::Multiply { inputs, .. } | LayerSpec::Add { inputs, .. } => {
+                    let (op, reader) = match spec {
+                        LayerSpec::Multiply { .. } => (ElementwiseOp::Multiply, Reader::Multiply),
+                        _ => (ElementwiseOp::Add, Reader::Add),
+                    };
+                    if inputs.len() != 2 {
+                        self.problem(
+                            format!("{at}.inputs"),
+                            format!("`{name}` combines exactly two inputs, not {}", inputs.len()),
+                        );
+                    }
+                    let slices: Vec<Slice> = inputs
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(j, s)| {
+                            self.input(&format!("{at}.inputs[{j}]"), s, &layers, transformer_outputs, reader)
+                        })
+                        .collect();
+                    if let [a, b] = slices[..]
+                        && a.len != b.len
+                    {
+                        self.problem(
+                            format!("{at}.inputs"),
+                            format!(
+                                "`{name}` combines values one by one, but its inputs have {} and {} values",
+                                a.len, b.len
+                            ),
+                        );
+                    }
+                    let len = slices.first().map_or(0, |s| s.len);
+                    Layer {
+                        name: name.to_owned(),
+                        kind: LayerKind::Elementwise { op },
+                        inputs: slices,
+                        input_dimensions: len,
+                        output_dimensions: len,
+                        output_type: ValueType::F32,
+                    }
+                }
                 LayerSpec::Concat { inputs, .. } => {
                     if inputs.len() < 2 {
                         self.problem(format!("{at}.inputs"), "a concatenation needs at least two inputs");
@@ -963,7 +1015,7 @@ impl Validator {
         stacks: usize,
         layers: &[Layer],
     ) -> FileFormat {
-        let (tensors, pad_to) = match &file.format {
+        let (tensors, pad_to, compression) = match &file.format {
             schema::FileFormat::Stockfish => {
                 if file.version.is_none() {
                     self.problem(
@@ -979,7 +1031,7 @@ impl Validator {
                 }
                 return FileFormat::Stockfish;
             }
-            schema::FileFormat::Bullet { tensors, pad_to } => (tensors, *pad_to),
+            schema::FileFormat::Bullet { tensors, pad_to, compression } => (tensors, *pad_to, *compression),
         };
         if file.version.is_some() {
             self.problem("file.version", "a bullet file has no header: remove the version");
@@ -1203,7 +1255,7 @@ impl Validator {
                 );
             }
         }
-        FileFormat::Bullet { tensors: resolved, pad_to }
+        FileFormat::Bullet { tensors: resolved, pad_to, compression }
     }
 
     /// Reports layers nothing reads; only when everything else is right, as
@@ -1258,6 +1310,9 @@ fn layer_name(spec: &LayerSpec) -> &str {
         | LayerSpec::ToFloat { name, .. }
         | LayerSpec::ToInt { name, .. }
         | LayerSpec::Dequantize { name, .. }
+        | LayerSpec::HardSwish { name, .. }
+        | LayerSpec::Multiply { name, .. }
+        | LayerSpec::Add { name, .. }
         | LayerSpec::ClippedReLU { name, .. }
         | LayerSpec::SqrClippedReLU { name, .. }
         | LayerSpec::Concat { name, .. } => name,
@@ -1284,6 +1339,9 @@ fn kind_name(kind: &LayerKind) -> &'static str {
         LayerKind::ToFloat { .. } => "ToFloat",
         LayerKind::ToInt { .. } => "ToInt",
         LayerKind::Dequantize { .. } => "Dequantize",
+        LayerKind::HardSwish => "HardSwish",
+        LayerKind::Elementwise { op: ElementwiseOp::Multiply } => "Multiply",
+        LayerKind::Elementwise { op: ElementwiseOp::Add } => "Add",
         LayerKind::ClippedReLU { .. } => "ClippedReLU",
         LayerKind::SqrClippedReLU { .. } => "SqrClippedReLU",
         LayerKind::Concat => "Concat",
@@ -1300,6 +1358,9 @@ enum Reader {
     CReLU,
     ToInt,
     Dequantize,
+    HardSwish,
+    Multiply,
+    Add,
     ClippedReLU {
         squared: bool,
     },
@@ -1312,7 +1373,12 @@ impl Reader {
     fn accepted(self) -> &'static [ValueType] {
         match self {
             Reader::Affine(IntType::I16) => &[ValueType::U8, ValueType::I32],
-            Reader::Affine(IntType::F32) | Reader::CReLU | Reader::ToInt => &[ValueType::F32],
+            Reader::Affine(IntType::F32)
+            | Reader::CReLU
+            | Reader::ToInt
+            | Reader::HardSwish
+            | Reader::Multiply
+            | Reader::Add => &[ValueType::F32],
             Reader::Affine(_) | Reader::Concat => &[ValueType::U8],
             Reader::SCReLU | Reader::ToFloat => &[ValueType::U8, ValueType::I16, ValueType::I32],
             Reader::ClippedReLU { .. } | Reader::Dequantize | Reader::Output => &[ValueType::I32],
@@ -1330,6 +1396,9 @@ impl Reader {
             Reader::CReLU => "CReLU",
             Reader::ToInt => "ToInt",
             Reader::Dequantize => "Dequantize",
+            Reader::HardSwish => "HardSwish",
+            Reader::Multiply => "Multiply",
+            Reader::Add => "Add",
             Reader::ClippedReLU { squared: false } => "ClippedReLU",
             Reader::ClippedReLU { squared: true } => "SqrClippedReLU",
             Reader::Concat => "Concat",
@@ -1356,7 +1425,10 @@ impl Reader {
             (Reader::Affine(IntType::I8 | IntType::I16) | Reader::Concat | Reader::ClippedReLU { .. } | Reader::SCReLU | Reader::ToFloat, ValueType::F32) => {
                 "f32 values are read by CReLU, ToInt and `Affine(.., weight: F32, sum: Sequential)`".to_owned()
             }
-            (Reader::Affine(IntType::F32) | Reader::CReLU | Reader::ToInt, _) if integer => {
+            (
+                Reader::Affine(IntType::F32) | Reader::CReLU | Reader::ToInt | Reader::HardSwish | Reader::Multiply | Reader::Add,
+                _,
+            ) if integer => {
                 format!("turn them into f32 first, e.g. `ToFloat(name: \"{source}_f\", input: \"{source}\", divisor: 1.0)`")
             }
             (Reader::Concat, ValueType::I32) => {

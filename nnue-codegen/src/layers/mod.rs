@@ -15,7 +15,9 @@ mod common;
 mod concat;
 mod crelu;
 mod dequantize;
+mod elementwise;
 mod float_affine;
+mod hard_swish;
 pub(crate) mod packed;
 mod screlu;
 mod sqr_clipped_relu;
@@ -37,6 +39,8 @@ pub(crate) fn of(kind: LayerKind) -> Box<dyn LayerGen> {
         LayerKind::ToFloat { divisor } => Box::new(to_float::ToFloat { divisor }),
         LayerKind::ToInt { multiply } => Box::new(to_int::ToInt { multiply }),
         LayerKind::Dequantize { multiply } => Box::new(dequantize::Dequantize { multiply }),
+        LayerKind::HardSwish => Box::new(hard_swish::HardSwish),
+        LayerKind::Elementwise { op } => Box::new(elementwise::Elementwise { op }),
         LayerKind::ClippedReLU { shift, max } => Box::new(clipped_relu::ClippedReLU { shift, max }),
         LayerKind::SqrClippedReLU { shift, max } => Box::new(sqr_clipped_relu::SqrClippedReLU { shift, max }),
         LayerKind::Concat => Box::new(concat::Concat),

@@ -4,14 +4,14 @@
 
 use crate::targets::TARGETS;
 use crate::tokens::{ident, runtime};
-use nnue_spec::ir::{Arch, TransformerOutput};
+use nnue_spec::ir::{Arch, Compression, FileFormat, TransformerOutput};
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// From `from_bytes` to `from_file_with_isa`, inside `impl Network`.
 pub(super) fn methods(arch: &Arch) -> TokenStream {
     let rt = runtime();
-    let load = if arch.is_bullet() { bullet() } else { stockfish(arch) };
+    let load = if arch.is_bullet() { bullet(arch) } else { stockfish(arch) };
     let lane_packing = if arch.transformer.output == TransformerOutput::Accumulators {
         // The layers read the lanes in order: they stay in order.
         quote! {
@@ -63,29 +63,66 @@ pub(super) fn methods(arch: &Arch) -> TokenStream {
     }
 }
 
-/// Loading a bullet file: small and checked by its size first, from
-/// memory.
-fn bullet() -> TokenStream {
+/// Loading a bullet file: checked by its size first, from memory; or, when
+/// the file is zstd-compressed, decoded as it is read (from memory, or
+/// streamed from disk), its decoded size checked as it ends.
+fn bullet(arch: &Arch) -> TokenStream {
     let rt = runtime();
-    quote! {
-        /// Loads a net file from memory as `options` say. Checks the
-        /// file's size, reads every tensor, proves that no integer can
-        /// overflow (an error if one can, unless `options` allow it),
-        /// and lays the weights out for the backend.
-        pub fn from_bytes_with(bytes: &[u8], options: #rt::LoadOptions) -> ::core::result::Result<Self, #rt::LoadError> {
-            let backend = #rt::Backend::new(options.backend_isa()?)?;
-            let (transformer, stacks) = read_bullet(bytes)?;
-            Self::assemble(backend, ::std::string::String::new(), transformer, stacks, options)
-        }
+    let FileFormat::Bullet { compression, .. } = arch.format else { unreachable!("a bullet architecture") };
+    match compression {
+        Compression::None => quote! {
+            /// Loads a net file from memory as `options` say. Checks the
+            /// file's size, reads every tensor, proves that no integer can
+            /// overflow (an error if one can, unless `options` allow it),
+            /// and lays the weights out for the backend.
+            pub fn from_bytes_with(bytes: &[u8], options: #rt::LoadOptions) -> ::core::result::Result<Self, #rt::LoadError> {
+                let backend = #rt::Backend::new(options.backend_isa()?)?;
+                let (transformer, stacks) = read_bullet(#rt::format::bullet::BulletReader::new(bytes, NAME, FILE_BYTES)?)?;
+                Self::assemble(backend, ::std::string::String::new(), transformer, stacks, options)
+            }
 
-        /// Loads a net file from disk as `options` say (see
-        /// [`Self::from_bytes_with`]).
-        pub fn from_file_with(
-            path: impl ::core::convert::AsRef<::std::path::Path>,
-            options: #rt::LoadOptions,
-        ) -> ::core::result::Result<Self, #rt::LoadError> {
-            Self::from_bytes_with(&#rt::read_file(path.as_ref())?, options)
-        }
+            /// Loads a net file from disk as `options` say (see
+            /// [`Self::from_bytes_with`]).
+            pub fn from_file_with(
+                path: impl ::core::convert::AsRef<::std::path::Path>,
+                options: #rt::LoadOptions,
+            ) -> ::core::result::Result<Self, #rt::LoadError> {
+                Self::from_bytes_with(&#rt::read_file(path.as_ref())?, options)
+            }
+        },
+        Compression::Zstd => quote! {
+            /// Loads a zstd-compressed net file from memory as `options`
+            /// say. Decodes it as it reads every tensor (it must decode to
+            /// `FILE_BYTES`), proves that no integer can overflow (an error
+            /// if one can, unless `options` allow it), and lays the weights
+            /// out for the backend.
+            pub fn from_bytes_with(bytes: &[u8], options: #rt::LoadOptions) -> ::core::result::Result<Self, #rt::LoadError> {
+                let backend = #rt::Backend::new(options.backend_isa()?)?;
+                let (transformer, stacks) = read_bullet(#rt::format::bullet::BulletReader::zstd(bytes, NAME, FILE_BYTES)?)?;
+                Self::assemble(backend, ::std::string::String::new(), transformer, stacks, options)
+            }
+
+            /// Loads a zstd-compressed net file from disk as `options` say
+            /// (see [`Self::from_bytes_with`]), decoding it as it is read:
+            /// neither the file nor its decoded bytes are ever in memory
+            /// whole.
+            pub fn from_file_with(
+                path: impl ::core::convert::AsRef<::std::path::Path>,
+                options: #rt::LoadOptions,
+            ) -> ::core::result::Result<Self, #rt::LoadError> {
+                let path = path.as_ref();
+                let file = ::std::fs::File::open(path)
+                    .map_err(|source| #rt::LoadError::Io { path: path.to_owned(), source })?;
+                let backend = #rt::Backend::new(options.backend_isa()?)?;
+                let reader = #rt::format::bullet::BulletReader::zstd(
+                    ::std::io::BufReader::with_capacity(1 << 16, file),
+                    NAME,
+                    FILE_BYTES,
+                )?;
+                let (transformer, stacks) = read_bullet(reader)?;
+                Self::assemble(backend, ::std::string::String::new(), transformer, stacks, options)
+            }
+        },
     }
 }
 

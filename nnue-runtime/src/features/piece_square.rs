@@ -53,7 +53,10 @@ pub trait PieceSquareLayout: 'static {
     const BUCKETS: usize;
     const MIRROR: Mirror;
     const PLANE_ORDER: PlaneOrder;
-    /// Whether both kings share one plane (the last), leaving 11 planes.
+    /// Whether both kings share one plane, leaving 11 planes: with
+    /// [`PlaneOrder::Interleaved`] the last (Stockfish's HalfKAv2), with
+    /// [`PlaneOrder::SideMajor`] the own king's, between the own pieces and
+    /// the opponent's pawn .. queen (Viridithas's and Stormphrax's nets).
     const MERGED_KINGS: bool;
 }
 
@@ -89,7 +92,8 @@ impl<L: PieceSquareLayout> PieceSquare<L> {
     fn plane(perspective: Color, piece: Piece) -> usize {
         let theirs = usize::from(piece.color != perspective);
         let plane = match (L::PLANE_ORDER, L::MERGED_KINGS && piece.kind == PieceKind::King) {
-            (_, true) => 10,
+            (PlaneOrder::Interleaved, true) => 10,
+            (PlaneOrder::SideMajor, true) => 5,
             (PlaneOrder::Interleaved, false) => 2 * piece.kind as usize + theirs,
             (PlaneOrder::SideMajor, false) => 6 * theirs + piece.kind as usize,
         };
@@ -291,5 +295,44 @@ mod tests {
             Set::index(w, sq("a5"), sq("a1"), Piece { color: b, kind: PieceKind::King }),
             Some(3 * 768 + 384 + 5 * 64)
         );
+    }
+
+    /// Viridithas's and Stormphrax's planes: by side, both kings on the own
+    /// king's plane (`320 + square`), the opponent's pawn .. queen after it
+    /// (`384 + 64 * kind + square`); 704 features, each piece on its own.
+    #[test]
+    fn side_major_merged_kings() {
+        struct Merged;
+        impl PieceSquareLayout for Merged {
+            const NAME: &'static str = "merged";
+            const HASH: u32 = 0;
+            const KING_BUCKETS: [u8; 64] = [0; 64];
+            const BUCKETS: usize = 1;
+            const MIRROR: Mirror = Mirror::KingOnEToH;
+            const PLANE_ORDER: PlaneOrder = PlaneOrder::SideMajor;
+            const MERGED_KINGS: bool = true;
+        }
+        type Set = PieceSquare<Merged>;
+        assert_eq!(Set::DIMENSIONS, 704);
+        let (w, b) = (Color::White, Color::Black);
+        let index = |color, kind, square| Set::index(w, sq("e1"), sq(square), Piece { color, kind }).unwrap();
+        // King on e1: mirrored, so a2 -> h2 (15), c3 -> f3 (21).
+        assert_eq!(index(w, PieceKind::King, "a2"), 320 + 15);
+        assert_eq!(index(b, PieceKind::King, "a2"), 320 + 15);
+        assert_eq!(index(w, PieceKind::Queen, "c3"), 4 * 64 + 21);
+        assert_eq!(index(b, PieceKind::Queen, "c3"), 384 + 4 * 64 + 21);
+        assert_eq!(index(b, PieceKind::Pawn, "c3"), 384 + 21);
+        let mut seen = vec![false; 704];
+        for color in [w, b] {
+            for kind in PieceKind::ALL {
+                for square in (0..64).map(|s| Square::new(s).unwrap()) {
+                    let i = Set::index(w, sq("b1"), square, Piece { color, kind }).unwrap();
+                    let king = kind == PieceKind::King;
+                    assert!(i < 704 && (king || !seen[i]), "{color:?} {kind:?} on {square:?}: {i}");
+                    seen[i] = true;
+                }
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
     }
 }

@@ -2,6 +2,8 @@
 //! the architecture gives, no header, then zeros up to a multiple of a
 //! padding size. Nothing identifies such a file but its size, so a file
 //! whose size is not the architecture's is rejected before anything is read.
+//! Some engines ship it zstd-compressed: it is then decoded as it is read,
+//! and its decoded size checked as it ends.
 
 use crate::error::LoadError;
 use crate::format::reader::{Encoding, Int, NetReader};
@@ -90,6 +92,12 @@ pub const fn file_bytes(tensor_bytes: &[usize], pad_to: usize) -> usize {
     total.div_ceil(pad_to) * pad_to
 }
 
+/// `bytes` zstd-compressed, in one frame (random nets of architectures
+/// whose files are compressed, for tests and benchmarks).
+pub fn zstd_compress(bytes: &[u8]) -> Vec<u8> {
+    ruzstd::encoding::compress_to_vec(bytes, ruzstd::encoding::CompressionLevel::Fastest)
+}
+
 /// A cursor over a bullet file whose size has been checked.
 pub struct BulletReader<'a> {
     reader: NetReader<'a>,
@@ -103,6 +111,22 @@ impl<'a> BulletReader<'a> {
             return Err(LoadError::Size { arch, expected, actual: bytes.len() });
         }
         Ok(BulletReader { reader: NetReader::new(bytes, arch) })
+    }
+
+    /// A reader of a zstd-compressed file of architecture `arch`, which
+    /// must decode to exactly `expected` bytes, decoded as it is read (the
+    /// decoded file is never in memory whole).
+    pub fn zstd(compressed: impl std::io::Read + 'a, arch: &'static str, expected: usize) -> Result<Self, LoadError> {
+        let decoder = ruzstd::decoding::StreamingDecoder::new(compressed)
+            .map_err(|e| LoadError::Decompress { offset: 0, message: e.to_string() })?;
+        Ok(BulletReader { reader: NetReader::stream(Box::new(decoder), expected, arch) })
+    }
+
+    /// Reads past the padding after the last tensor and checks that the
+    /// file ends there.
+    pub fn finish(mut self) -> Result<(), LoadError> {
+        self.reader.skip("the padding", self.reader.remaining())?;
+        self.reader.finish()
     }
 
     /// Reads `out.len()` values stored as `ty`, each widened to `T` and
@@ -181,6 +205,32 @@ mod tests {
         let mut c = [0.0f32; 1];
         r.floats("c", &mut c).unwrap();
         assert_eq!(c, [0.5]);
+    }
+
+    #[test]
+    fn zstd_files_are_decoded_as_read_and_their_size_checked() {
+        let raw: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let compress =
+            |bytes: &[u8]| ruzstd::encoding::compress_to_vec(bytes, ruzstd::encoding::CompressionLevel::Fastest);
+        let file = compress(&raw);
+        // 996 bytes of tensors, then 4 of padding.
+        let mut r = BulletReader::zstd(&file[..], "net", 1000).unwrap();
+        let mut values = vec![0i16; 498];
+        r.tensor("values", TensorType::I16, 1, &mut values).unwrap();
+        assert_eq!(values[1], i16::from_le_bytes([raw[2], raw[3]]));
+        r.finish().unwrap();
+        // A file that decodes to fewer or more bytes.
+        let mut r = BulletReader::zstd(&file[..], "net", 1200).unwrap();
+        let err = r.tensor("values", TensorType::I16, 1, &mut vec![0i16; 600]).unwrap_err();
+        assert!(matches!(err, LoadError::DecompressedSize { expected: 1200, actual: 1000, .. }), "{err}");
+        let r = BulletReader::zstd(&file[..], "net", 900).unwrap();
+        let err = r.finish().unwrap_err();
+        assert!(matches!(err, LoadError::DecompressedSize { expected: 900, actual: 1000, .. }), "{err}");
+        // Not zstd at all, or cut short.
+        assert!(matches!(BulletReader::zstd(&raw[..], "net", 1000), Err(LoadError::Decompress { .. })));
+        let mut r = BulletReader::zstd(&file[..file.len() / 2], "net", 1000).unwrap();
+        let err = r.tensor("values", TensorType::I16, 1, &mut values).unwrap_err();
+        assert!(matches!(err, LoadError::Decompress { .. } | LoadError::DecompressedSize { .. }), "{err}");
     }
 
     #[test]

@@ -95,6 +95,9 @@ enum Source<'a> {
     Owned(Vec<u8>),
     /// A regular file, read in order; `buffer` holds the bytes last read.
     File { file: std::io::BufReader<std::fs::File>, path: std::path::PathBuf, buffer: Vec<u8> },
+    /// Bytes decoded as they are read (a compressed net), whose length is
+    /// known only at their end; `buffer` holds the bytes last read.
+    Stream { stream: Box<dyn std::io::Read + 'a>, buffer: Vec<u8> },
 }
 
 impl Source<'_> {
@@ -103,7 +106,7 @@ impl Source<'_> {
         match self {
             Source::Bytes(bytes) => Some(bytes),
             Source::Owned(bytes) => Some(bytes),
-            Source::File { .. } => None,
+            Source::File { .. } | Source::Stream { .. } => None,
         }
     }
 }
@@ -141,9 +144,21 @@ impl<'a> NetReader<'a> {
         Ok(NetReader { source: Source::File { file, path: path.to_owned(), buffer: Vec::new() }, len, offset: 0, arch })
     }
 
+    /// A reader of the bytes `stream` decodes (a compressed net), which
+    /// must be exactly `len` bytes: fewer, or more (found by
+    /// [`Self::finish`]), is [`LoadError::DecompressedSize`].
+    pub fn stream(stream: Box<dyn std::io::Read + 'a>, len: usize, arch: &'static str) -> Self {
+        NetReader { source: Source::Stream { stream, buffer: Vec::new() }, len, offset: 0, arch }
+    }
+
     /// The current offset.
     pub fn offset(&self) -> usize {
         self.offset
+    }
+
+    /// The bytes left after the current offset.
+    pub fn remaining(&self) -> usize {
+        self.len - self.offset
     }
 
     /// Checks that `n` bytes follow the current offset: else the error says
@@ -170,7 +185,32 @@ impl<'a> NetReader<'a> {
                     .map_err(|source| LoadError::Io { path: path.clone(), source })?;
                 Ok(buffer)
             }
+            Source::Stream { stream, buffer } => {
+                buffer.clear();
+                buffer.resize(n, 0);
+                let got = read_stream(stream.as_mut(), buffer, start)?;
+                if got < n {
+                    return Err(LoadError::DecompressedSize {
+                        arch: self.arch,
+                        expected: self.len,
+                        actual: start + got,
+                    });
+                }
+                Ok(buffer)
+            }
         }
+    }
+
+    /// Reads past the next `n` bytes (padding).
+    pub fn skip(&mut self, what: &str, n: usize) -> Result<(), LoadError> {
+        self.check(&|| what.to_owned(), n)?;
+        let mut left = n;
+        while left > 0 {
+            let step = left.min(CHUNK);
+            self.take(&|| what.to_owned(), step)?;
+            left -= step;
+        }
+        Ok(())
     }
 
     /// Reads a little-endian u32.
@@ -322,13 +362,49 @@ impl<'a> NetReader<'a> {
         Ok(())
     }
 
-    /// Checks that the whole file has been read.
-    pub fn finish(self) -> Result<(), LoadError> {
+    /// Checks that the whole file has been read (and, for a stream, that
+    /// it ends there).
+    pub fn finish(mut self) -> Result<(), LoadError> {
+        if let Source::Stream { stream, .. } = &mut self.source
+            && self.offset == self.len
+        {
+            let mut rest = [0u8; 4096];
+            let mut extra = 0;
+            loop {
+                match read_stream(stream.as_mut(), &mut rest, self.len + extra)? {
+                    0 => break,
+                    got => extra += got,
+                }
+            }
+            if extra > 0 {
+                return Err(LoadError::DecompressedSize {
+                    arch: self.arch,
+                    expected: self.len,
+                    actual: self.len + extra,
+                });
+            }
+        }
         match self.len - self.offset {
             0 => Ok(()),
             extra => Err(LoadError::TrailingBytes { offset: self.offset, extra }),
         }
     }
+}
+
+/// Fills `buffer` from `stream` as far as it goes: the bytes read, fewer
+/// than asked only at the stream's end. `offset` is where the buffer starts
+/// in the decoded bytes (for the error).
+fn read_stream(stream: &mut dyn std::io::Read, buffer: &mut [u8], offset: usize) -> Result<usize, LoadError> {
+    let mut got = 0;
+    while got < buffer.len() {
+        match stream.read(&mut buffer[got..]) {
+            Ok(0) => break,
+            Ok(k) => got += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(LoadError::Decompress { offset: offset + got, message: e.to_string() }),
+        }
+    }
+    Ok(got)
 }
 
 /// The arrays a LEB128 block fills, as its bytes arrive.

@@ -1,5 +1,5 @@
-//! Activations between affine layers: i32 in, u8 out; and SCReLU, u8 or
-//! i32 in, i32 out.
+//! Activations between affine layers: i32 in, u8 out; SCReLU, u8 or i32
+//! in, i32 out; and the float layers' (f32 in and out, or a conversion).
 
 /// `out[i] = clamp(input[i] >> shift, 0, max)`.
 #[inline]
@@ -37,6 +37,17 @@ pub fn crelu_f32<const N: usize>(input: &[f32; N], max: f32, out: &mut [f32; N])
     }
 }
 
+/// `out[i] = (x * clamp(x + 3, 0, 6)) * (1 / 6)` for `x = input[i]`, in
+/// f32, every step rounded (HardSwish as the engines compute it: no fused
+/// multiply-add, the reciprocal of 6 rounded to f32 once).
+#[inline]
+pub fn hard_swish<const N: usize>(input: &[f32; N], out: &mut [f32; N]) {
+    const SIXTH: f32 = 1.0 / 6.0;
+    for (o, &x) in out.iter_mut().zip(input) {
+        *o = (x * (x + 3.0).clamp(0.0, 6.0)) * SIXTH;
+    }
+}
+
 /// `out[i] = input[i] as f32 / divisor` (the conversion and the division
 /// each rounded to nearest).
 #[inline]
@@ -58,6 +69,19 @@ pub fn to_int<const N: usize>(input: &[f32; N], multiply: f32, out: &mut [i32; N
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hard_swish_rounds_each_step() {
+        let mut out = [0.0; 5];
+        hard_swish(&[-4.0, -3.0, 0.5, 3.0, 7.0], &mut out);
+        assert_eq!(out[..2], [-0.0, -0.0]);
+        // 0.5 * 3.5 = 1.75, times the rounded sixth.
+        assert_eq!(out[2], 1.75 * (1.0f32 / 6.0));
+        assert_eq!(out[3], 18.0 * (1.0f32 / 6.0));
+        assert_eq!(out[4], 42.0 * (1.0f32 / 6.0));
+        // Not (x * clamp) / 6: the division rounds 1.75 / 6 differently.
+        assert_ne!(out[2], 1.75f32 / 6.0);
+    }
 
     #[test]
     fn clipped_relu_clamps_after_the_shift() {

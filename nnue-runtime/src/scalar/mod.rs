@@ -9,10 +9,12 @@
 mod activation;
 mod affine;
 mod dequantize;
+mod elementwise;
 mod float_affine;
 mod threat_transformer;
 mod transformer;
 mod wide_affine;
 
-pub use activation::{clipped_relu, crelu_f32, screlu, sqr_clipped_relu, to_float, to_int};
+pub use activation::{clipped_relu, crelu_f32, hard_swish, screlu, sqr_clipped_relu, to_float, to_int};
+pub use elementwise::{add, multiply};
 pub use transformer::{i16_values, join_halves, transform_accumulators, transform_clip, transform_pairwise};
