@@ -48,28 +48,28 @@ macro_rules! simd_isas {
             ($($($extra)*)?)
             {
                 name: "avx2", variant: Avx2, module: avx2, title: "AVX2", arch: "x86_64", simd: x86,
-                features: "avx2,popcnt", detect: ["avx2", "popcnt"],
+                features: "avx2,fma,popcnt", detect: ["avx2", "fma", "popcnt"],
                 lanes: 16, permutes_lanes: true, max_tile: 16, dot_lanes: 8, packs_activations: true,
                 types: (Avx2Lanes, Avx2Dot, Avx2Dot, Avx2Activations),
                 doc: "AVX2: 16 accumulator lanes per register, `vpmaddubsw` dot products.",
             }
             {
                 name: "avx-vnni", variant: AvxVnni, module: avx_vnni, title: "AVX2 + AVX-VNNI", arch: "x86_64", simd: x86,
-                features: "avx2,popcnt,avxvnni", detect: ["avx2", "popcnt", "avxvnni"],
+                features: "avx2,fma,popcnt,avxvnni", detect: ["avx2", "fma", "popcnt", "avxvnni"],
                 lanes: 16, permutes_lanes: true, max_tile: 16, dot_lanes: 8, packs_activations: true,
                 types: (Avx2Lanes, AvxVnniDot, AvxVnniDot, Avx2Activations),
                 doc: "AVX2 with AVX-VNNI `vpdpbusd` dot products.",
             }
             {
                 name: "avx512", variant: Avx512, module: avx512, title: "AVX-512 F/BW/VL", arch: "x86_64", simd: x86,
-                features: "avx2,popcnt,avx512f,avx512bw,avx512vl", detect: ["avx2", "popcnt", "avx512f", "avx512bw", "avx512vl"],
+                features: "avx2,fma,popcnt,avx512f,avx512bw,avx512vl", detect: ["avx2", "fma", "popcnt", "avx512f", "avx512bw", "avx512vl"],
                 lanes: 32, permutes_lanes: true, max_tile: 16, dot_lanes: 16, packs_activations: false,
                 types: (Avx512Lanes, Avx512Dot, Avx2Dot, Avx512Activations),
                 doc: "AVX-512 F/BW/VL: 32 accumulator lanes per register, 512-bit `vpmaddubsw` dot products (256-bit for narrow layers).",
             }
             {
                 name: "avx512-vnni", variant: Avx512Vnni, module: avx512_vnni, title: "AVX-512 F/BW/VL + VNNI", arch: "x86_64", simd: x86,
-                features: "avx2,popcnt,avx512f,avx512bw,avx512vl,avx512vnni", detect: ["avx2", "popcnt", "avx512f", "avx512bw", "avx512vl", "avx512vnni"],
+                features: "avx2,fma,popcnt,avx512f,avx512bw,avx512vl,avx512vnni", detect: ["avx2", "fma", "popcnt", "avx512f", "avx512bw", "avx512vl", "avx512vnni"],
                 lanes: 32, permutes_lanes: true, max_tile: 16, dot_lanes: 16, packs_activations: false,
                 types: (Avx512Lanes, Avx512VnniDot, Avx512VnniDot256, Avx512Activations),
                 doc: "AVX-512 with AVX-512 VNNI `vpdpbusd` (512-bit, and 256-bit for narrow layers).",

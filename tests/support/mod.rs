@@ -172,7 +172,7 @@ fn x86_isas_from_cpuinfo() -> Vec<nnue::runtime::Isa> {
         .split_whitespace()
         .collect();
     let has = |all: &[&str]| all.iter().all(|f| flags.contains(f));
-    let avx2 = has(&["avx2", "popcnt"]);
+    let avx2 = has(&["avx2", "fma", "popcnt"]);
     let avx512 = avx2 && has(&["avx512f", "avx512bw", "avx512vl"]);
     let mut isas = vec![Isa::Scalar];
     isas.extend(

@@ -26,7 +26,9 @@ impl<const IN: usize, const OUT: usize> FloatAffine<IN, OUT> {
 impl<const IN: usize, const OUT: usize> FloatAffine<IN, OUT> {
     /// Per output: `out = bias`, then for each input in order `out =
     /// fma(input, weight, out)`, one rounding per input (`sum: Fused`).
-    #[inline]
+    /// Always inlined: in a SIMD backend's kernel it is compiled with the
+    /// backend's features, its multiply-adds one instruction each.
+    #[inline(always)]
     pub fn propagate_fused(&self, input: &[f32; IN], out: &mut [f32; OUT]) {
         *out = *self.biases;
         for (&x, row) in input.iter().zip(self.weights.chunks_exact(OUT)) {
@@ -40,7 +42,9 @@ impl<const IN: usize, const OUT: usize> FloatAffine<IN, OUT> {
     /// partial `i % LANES` by a fused multiply-add in input order; the
     /// partials halved pairwise (`p[j] + p[j + LANES / 2]`) down to one;
     /// then the bias added (`sum: FusedLanes(LANES)`).
-    #[inline]
+    /// Always inlined: in a SIMD backend's kernel it is compiled with the
+    /// backend's features, its multiply-adds one instruction each.
+    #[inline(always)]
     pub fn propagate_fused_lanes<const LANES: usize>(&self, input: &[f32; IN], out: &mut [f32; OUT]) {
         const { assert!(LANES.is_power_of_two() && IN.is_multiple_of(LANES)) };
         let mut partial = [[0f32; LANES]; OUT];
