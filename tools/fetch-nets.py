@@ -8,10 +8,12 @@ Nets come from the `stockfish` npm package (`npm pack`): old releases ship the
 .nnue file itself, newer ones only inside a WebAssembly build, whose data
 segments are laid out as linear memory to find the net. `derived` rows are made
 from another net of the table by a recipe of this folder (the SFNNv8 stand-in:
-standin.py), fetching that net first. Each net's full SHA-256 is checked before
+standin.py), fetching that net first. `generated` rows are made from nothing by
+a deterministic generator, tools/netgen/<member>.py (nets in an engine's format
+with pseudo-random weights, whose reference outputs the engine itself made). Each net's full SHA-256 is checked before
 it is written (atomically); nets already cached and intact are kept.
 """
-import argparse, csv, hashlib, json, os, subprocess, sys, tarfile, tempfile, time
+import argparse, csv, hashlib, importlib, json, os, subprocess, sys, tarfile, tempfile, time
 from pathlib import Path
 
 import standin
@@ -191,6 +193,20 @@ def derive(row, dest):
         raise FetchError(f"cannot derive it from {source}: {err}") from None
 
 
+def generate(row):
+    """A generated net: generate() of the module tools/netgen/<member>.py."""
+    try:
+        module = importlib.import_module(f"netgen.{row['member']}")
+    except ImportError as err:
+        raise FetchError(f"no generator netgen/{row['member']}.py: {err}") from None
+    return module.generate()
+
+
+def make(row, dest):
+    """A net made here rather than fetched: derived or generated."""
+    return generate(row) if row["kind"] == "generated" else derive(row, dest)
+
+
 def install(row, data, dest):
     """Verify, then write via a temp file in `dest` and an atomic rename."""
     if len(data) != int(row["size"]) or digest(data) != row["sha256"]:
@@ -238,14 +254,15 @@ def main():
         row = table[name]
         if cached_ok(dest / name, row):
             print(f"ok {name}")
-        else:                     # derived rows go last (key None), after their sources
-            groups.setdefault(None if row["kind"] == "derived" else row["npm"], []).append(row)
+        else:                     # nets made here go last (key None), after their sources
+            made = row["kind"] in ("derived", "generated")
+            groups.setdefault(None if made else row["npm"], []).append(row)
     if None in groups:
         groups[None] = groups.pop(None)
 
     started, failed = time.monotonic(), []
     with tempfile.TemporaryDirectory(prefix="fetch-nets-") as work:
-        for spec, rows in groups.items():          # spec None: the derived rows
+        for spec, rows in groups.items():          # spec None: the nets made here
             try:
                 needed = {m for row in rows for m in row["member"].split("+")}
                 files = spec and npm_members(spec, needed, work)
@@ -255,7 +272,7 @@ def main():
                 continue
             for row in rows:
                 try:
-                    install(row, extract(row, files) if spec else derive(row, dest), dest)
+                    install(row, extract(row, files) if spec else make(row, dest), dest)
                 except FAILURES as err:
                     print(f"error: {row['name']}: {err}", file=sys.stderr)
                     failed.append(row["name"])

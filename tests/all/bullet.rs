@@ -1,13 +1,14 @@
 //! Bullet-trained nets against their engines: every row of
 //! `tests/reference/bullet/*.tsv` (a FEN and the engine's output, side to
 //! move's view) on every backend this CPU runs, with the nets of
-//! `tests/nets/bullet/` (and Reckless's, which is not ours to redistribute,
-//! from the nets directory) loaded through the shipped architecture files.
+//! `tests/nets/bullet/` (and from the nets directory Reckless's v30 net, which
+//! is not ours to redistribute, and the nets `tools/netgen/` generates in an
+//! engine's format) loaded through the shipped architecture files.
 
 use crate::support::{self, board, repo};
 use nnue::runtime::{AnyNetwork, ArchEntry, LoadError, LoadOptions};
 
-use crate::archs::{akimbo, obsidian, reckless_v30};
+use crate::archs::{akimbo, obsidian, reckless_v30, reckless_v60};
 
 /// `(fen, output)` rows of a bullet reference file (no header line).
 fn reference(file: &str) -> Vec<(String, i32)> {
@@ -89,6 +90,20 @@ fn reckless_v30_863f1172() {
     let bytes = support::bytes(&path);
     assert_eq!(bytes.len(), reckless_v30::FILE_BYTES, "{}", path.display());
     check_bytes(reckless_v30::ENTRY, name, &bytes, "reckless-v30-863f1172.tsv");
+}
+
+/// Reckless's current architecture (789de89) on a net generated in its
+/// format by `tools/netgen/reckless_v60.py` (fetch-nets makes it, checked by
+/// its SHA-256), against Reckless's own evaluation of that net: threats and
+/// king-bucketed piece squares in one accumulator, an i8 layer without
+/// biases, a fused dequantisation, fused f32 sums in the engine's orders.
+#[test]
+fn reckless_v60_generated() {
+    let name = "reckless-v60-generated.nnue";
+    let path = support::net(name);
+    let bytes = support::bytes(&path);
+    assert_eq!(bytes.len(), reckless_v60::FILE_BYTES, "{}", path.display());
+    check_bytes(reckless_v60::ENTRY, name, &bytes, "reckless-v60-generated.tsv");
 }
 
 /// A bullet file has no header: its size is what identifies it, and a file
