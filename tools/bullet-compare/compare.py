@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Side-by-side speed comparison of `nnue bench` with the bullet engines' own NNUE code.
 
-Two nets of tests/nets/bullet/, each with the engine it was trained for:
+Two nets of tests/nets/bullet/, each with the engine it was trained for, and a generated net
+in Reckless's format (tools/fetch-nets.py reckless-v60-generated):
 
   obsidian-net512_buckets                 Obsidian (gab8192/Obsidian, C++), commit 3d93509
   akimbo-morelayers-8-crelu-16-crelu-epoch17   akimbo (jw1912/akimbo, Rust), commit d516497
+  reckless-v60-generated                  Reckless (codedeliveryservice/Reckless, Rust), commit 789de89
 
 For each net this script
   1. extracts the engine's commit with `git archive` from the given git
@@ -18,9 +20,11 @@ For each net this script
      (any difference: exit status 1, nothing is timed);
   3. runs --rounds interleaved rounds, each program pinned to --core with
      `taskset -c`: the engine's harness and `nnue bench --ops refresh,eval`
-     on the same positions (by default the reference file's 1237 FENs, given
-     to `nnue bench` as a --moves file with no moves; --positions to change);
-     odd rounds run the engine first, even rounds ours first;
+     (Reckless: `--ops eval,move`) on the same positions (by default the
+     reference file's 1237 FENs, given to `nnue bench` as a --moves file with
+     no moves; for Reckless tests/reference/timing_moves.tsv, positions and
+     moves; --positions to change); odd rounds run the engine first, even
+     rounds ours first; both must time as many positions per operation;
   4. prints a markdown table per net: per operation and round, ours (ns per
      position), the engine's, ours / engine, then the medians of the rounds;
   5. writes the same report, with both programs' versions and builds, as a
@@ -34,9 +38,15 @@ library of C entry points into our Obsidian network), which times both
 evaluations by the same code, one pass of each in turn, after checking that
 they agree on every position. Rows "eval, acc. ready, one harness".
 
+Reckless is built as tools/bullet-compare/reckless-v60-reference.sh builds it (the same tree,
+in the same directory: the net embedded with EVALFILE, harness/reckless_v60_reference.rs as
+src/nnue_reference.rs); its harness checks every timed move + eval against a full refresh
+before timing.
+
 Example:
   python3 tools/bullet-compare/compare.py --obsidian /path/to/Obsidian.git \\
       --akimbo /path/to/akimbo.git --rounds 5
+  python3 tools/bullet-compare/compare.py --reckless /path/to/Reckless.git --isa avx512-vnni --rounds 7
 """
 
 import argparse
@@ -80,6 +90,17 @@ ENGINES = {
         embedded="resources/morelayers-8-crelu-16-crelu-epoch17.bin",  # include_bytes!
         harness="akimbo_compare.rs",
     ),
+    "reckless": dict(
+        title="Reckless",
+        net="reckless-v60-generated",
+        arch="archs/bullet/reckless-v60.ron",
+        commit="789de89",
+        harness="reckless_v60_reference.rs",
+        ops=["eval", "move"],
+        # Timed by the harness alone (not an operation of ours): make_move without the network.
+        extra=["board"],
+        moves=REPO / "tests" / "reference" / "timing_moves.tsv",
+    ),
 }
 
 # Obsidian's Makefile: `make nopgo build=avx2` is its AVX2 build without PGO
@@ -92,13 +113,20 @@ OBSIDIAN_BUILD = "avx2"
 # (give that with --akimbo-rustflags; it is much slower on AMD Zen 3, see the
 # README).
 AKIMBO_RUSTFLAGS = "-C target-cpu=native"
+# Reckless's Makefile builds with RUSTFLAGS=-Ctarget-cpu=native (and PGO, not used here); the
+# target CPU selects its SIMD code at compile time (x86-64-v3: AVX2).
+RECKLESS_TARGET_CPU = "native"
+# Where tools/fetch-nets.py puts the generated Reckless net (not in this repository: 63 MB).
+RECKLESS_NET = Path.home() / ".cache" / "nnue" / "nets" / "reckless-v60-generated.nnue"
 
 OPS = ["refresh", "eval"]
-OUR_COLUMNS = {"refresh": "refresh (ns)", "eval": "eval, acc. ready (ns)"}
+OUR_COLUMNS = {"refresh": "refresh", "eval": "eval, acc. ready", "move": "move + eval"}
 OP_TEXT = {
     "refresh": "refresh (both accumulators from scratch + eval)",
     "eval": "eval, acc. ready",
+    "move": "move + eval",
     "one": "eval, acc. ready, one harness",
+    "board": "make_move alone, no network",
 }
 
 
@@ -307,8 +335,62 @@ def build_akimbo(gitdir, commit, net, build_dir, rustflags):
                                  "release profile: opt-level 3, panic = abort, no LTO)")
 
 
+def build_reckless(gitdir, commit, net, build_dir, target_cpu):
+    """As reckless-v60-reference.sh does, in its directory (target/ kept, cargo rebuilds what
+    changed), without its bench and walk: cached by a stamp."""
+    full = resolve_commit(gitdir, commit)
+    root = Path(build_dir) / f"reckless-{full[:7]}-{target_cpu}"
+    exe = root / "target" / "release" / "reckless"
+    # The default feature `syzygy` needs clang and libclang (Fathom, bindgen); no part of the network.
+    libclang = os.environ.get("LIBCLANG_PATH") or re.search(r"libclang(-[0-9.]+)?\.so",
+                                                            run(["ldconfig", "-p"]).stdout)
+    features = [] if shutil.which("clang") and libclang else ["--no-default-features"]
+    flags = f"-Ctarget-cpu={target_cpu} {' '.join(features)}"
+    stamp = root / "nnue_compare.stamp"
+    key = build_key("reckless", full, flags, net)
+    command = " ".join([f"EVALFILE=<net> RUSTFLAGS=-Ctarget-cpu={target_cpu} cargo build --release --locked"]
+                       + features)
+    if exe.is_file() and stamp.is_file() and stamp.read_text().split()[0] == key:
+        log(f"[build] reckless {full[:7]}: cached ({exe})")
+    else:
+        root.mkdir(parents=True, exist_ok=True)
+        for child in root.iterdir():
+            if child.name != "target":
+                shutil.rmtree(child) if child.is_dir() and not child.is_symlink() else child.unlink()
+        log(f"[build] reckless {full[:7]}: extracting into {root}")
+        archive = subprocess.run(["git", "--git-dir", str(gitdir), "archive", "--format=tar", full],
+                                 stdout=subprocess.PIPE)
+        if archive.returncode != 0:
+            die(f"git archive {full} failed in {gitdir}")
+        subprocess.run(["tar", "-x", "-C", str(root)], input=archive.stdout, check=True)
+        shutil.copy(HARNESS / ENGINES["reckless"]["harness"], root / "src" / "nnue_reference.rs")
+        lib, main = root / "src" / "lib.rs", root / "src" / "main.rs"
+        lib_text, n1 = re.subn(r"^mod nnue;$", "mod nnue;\npub mod nnue_reference;", lib.read_text(), count=1,
+                               flags=re.M)
+        main_text, n2 = re.subn(r"^( *)let buffer = std::env::args\(\)\.skip\(1\)\.collect\(\);$",
+                                r'\1if std::env::args().nth(1).as_deref() == Some("nnuereference") {\n'
+                                r"\1    return reckless::nnue_reference::run();\n\1}\n\g<0>",
+                                main.read_text(), count=1, flags=re.M)
+        if n1 != 1 or n2 != 1:
+            die(f"{lib} or {main}: no line to patch (the commit's files are not as expected)")
+        lib.write_text(lib_text)
+        main.write_text(main_text)
+        log(f"[build] reckless: {command} (in {root})")
+        env = dict(os.environ, EVALFILE=str(net), RUSTFLAGS=f"-Ctarget-cpu={target_cpu}")
+        env.pop("CARGO_TARGET_DIR", None)
+        out = run(["cargo", "build", "--release", "--locked"] + features, cwd=root, env=env)
+        finish_build("reckless", root, exe, out, full, flags, net, "-")
+    rustc = tool_version(["rustc", "--version"], cwd=root)
+    if target_cpu == "native":
+        host = re.search(r"currently (\S+?)\)", run(["rustc", "--print", "target-cpus"], cwd=root).stdout)
+        rustc += f"; native = {host.group(1) if host else 'unknown'} here"
+    return exe, full, (f"`{command}` ({rustc}; Reckless's release profile: fat LTO, one codegen unit, "
+                       "panic = abort; no PGO), the tree `reckless-v60-reference.sh` builds")
+
+
 def engine_cmd(engine, exe):
-    return [str(exe), "nnuecompare"] if engine == "akimbo" else [str(exe)]
+    return [str(exe), {"akimbo": "nnuecompare", "reckless": "nnuereference"}[engine]] if engine != "obsidian" \
+        else [str(exe)]
 
 
 def check(engine, exe, core):
@@ -334,9 +416,12 @@ def check(engine, exe, core):
 
 
 def positions_file(args, engine, build_dir):
-    """The --moves file both programs time on: given, or the reference FENs with no moves."""
+    """The --moves file both programs time on: given, the engine's moves file (Reckless:
+    timing_moves.tsv), or the reference FENs with no moves."""
     if args.positions:
         return Path(args.positions).resolve()
+    if "moves" in ENGINES[engine]:
+        return ENGINES[engine]["moves"]
     ref = REFERENCE / f"{ENGINES[engine]['net']}.tsv"
     path = Path(build_dir) / f"positions-{ENGINES[engine]['net']}.tsv"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -344,49 +429,61 @@ def positions_file(args, engine, build_dir):
     return path
 
 
-def run_engine(engine, exe, core, positions, runs):
-    cmd = ["taskset", "-c", str(core)] + engine_cmd(engine, exe) + ["bench", str(positions), str(runs), ",".join(OPS)]
+def run_engine(engine, exe, core, positions, runs, ops):
+    """The engine harness's bench: ({op: ns per position}, {op: positions timed per pass})."""
+    cmd = ["taskset", "-c", str(core)] + engine_cmd(engine, exe) + ["bench", str(positions), str(runs), ",".join(ops)]
     out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if out.returncode != 0:
         die(f"{' '.join(cmd)} failed: {out.stderr.strip()}")
-    result = {}
+    result, counts = {}, {}
     for l in out.stdout.splitlines():
         f = l.split("\t")
         if f[0] == "bench" and len(f) >= 4:
-            result[f[1]] = float(f[2])
-    if set(result) != set(OPS):
+            result[f[1]], counts[f[1]] = float(f[2]), int(f[3])
+    if set(result) != set(ops):
         die(f"{engine} harness printed {out.stdout!r}")
-    return result
+    return result, counts
 
 
-def run_ours(nnue, core, net, arch, isa, positions, runs):
+def run_ours(nnue, core, net, arch, isa, positions, runs, ops):
+    """`nnue bench --positions`: ({op: ns per position}, {op: positions timed per pass})."""
     cmd = ["taskset", "-c", str(core), str(nnue), "bench", "--net", str(net), "--arch", str(REPO / arch),
-           "--isa", isa, "--moves", str(positions), "--runs", str(runs), "--ops", ",".join(OPS)]
+           "--isa", isa, "--moves", str(positions), "--runs", str(runs), "--ops", ",".join(ops), "--positions"]
     out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if out.returncode != 0:
         die(f"{' '.join(cmd)} failed: {out.stderr.strip()}")
     lines = [l for l in out.stdout.splitlines() if l.strip()]
     by_name = dict(zip(lines[0].split("\t"), lines[1].split("\t")))
-    result = {}
-    for op in OPS:
-        if OUR_COLUMNS[op] not in by_name:
-            die(f"nnue bench printed no `{OUR_COLUMNS[op]}` column: {lines[0]}")
-        result[op] = float(by_name[OUR_COLUMNS[op]])
-    return result
+    result, counts = {}, {}
+    for op in ops:
+        ns, count = f"{OUR_COLUMNS[op]} (ns)", f"{OUR_COLUMNS[op]} (positions)"
+        if ns not in by_name or count not in by_name:
+            die(f"nnue bench printed no `{ns}` or `{count}` column: {lines[0]}")
+        result[op], counts[op] = float(by_name[ns]), int(by_name[count])
+    return result, counts
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--obsidian", help="a git directory (bare or a checkout) of gab8192/Obsidian")
     ap.add_argument("--akimbo", help="a git directory (bare or a checkout) of jw1912/akimbo")
+    ap.add_argument("--reckless", help="a git directory (bare or a checkout) of codedeliveryservice/Reckless")
     ap.add_argument("--obsidian-commit", default=ENGINES["obsidian"]["commit"])
     ap.add_argument("--akimbo-commit", default=ENGINES["akimbo"]["commit"])
+    ap.add_argument("--reckless-commit", default=ENGINES["reckless"]["commit"],
+                    help="(the harness is written for 789de89)")
     ap.add_argument("--obsidian-build", default=OBSIDIAN_BUILD,
                     help=f"the `build=` of Obsidian's Makefile (default {OBSIDIAN_BUILD}: -march=haswell; "
                          "native, avx2-pext, avx512 also exist)")
     ap.add_argument("--akimbo-rustflags", default=AKIMBO_RUSTFLAGS,
                     help=f"flags after `cargo rustc --release --` (default `{AKIMBO_RUSTFLAGS}`, akimbo's own "
                          "`make`; its AVX2 release binary uses `-C target-cpu=x86-64-v2 -C target-feature=+avx2`)")
+    ap.add_argument("--reckless-target-cpu", default=RECKLESS_TARGET_CPU,
+                    help=f"RUSTFLAGS=-Ctarget-cpu=... of Reckless's build (default {RECKLESS_TARGET_CPU}, as its "
+                         "Makefile; x86-64-v3 for its AVX2 code)")
+    ap.add_argument("--reckless-net", default=str(RECKLESS_NET),
+                    help="the generated net (default: where `tools/fetch-nets.py reckless-v60-generated` puts "
+                         "it; its sha256 is checked against tools/nets.tsv)")
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     ap.add_argument("--runs", type=int, default=21, help="timed passes per round and program (median; default 21)")
     ap.add_argument("--core", type=int, default=1, help="the core both programs are pinned to (default 1)")
@@ -394,7 +491,7 @@ def main():
     ap.add_argument("--nnue", default=str(REPO / "target" / "release" / "nnue"),
                     help="our binary (default target/release/nnue)")
     ap.add_argument("--positions", help="a timing_moves.tsv-format file to time on (default: the reference "
-                                        "file's FENs with no moves)")
+                                        "file's FENs with no moves; for Reckless tests/reference/timing_moves.tsv)")
     ap.add_argument("--build-dir", default=str(Path.home() / ".cache" / "nnue" / "bullet-builds"))
     ap.add_argument("--check-only", action="store_true", help="build and check, do not time")
     ap.add_argument("--record-dir",
@@ -405,7 +502,7 @@ def main():
 
     engines = [e for e in ENGINES if getattr(args, e)]
     if not engines:
-        die("give --obsidian and/or --akimbo")
+        die("give --obsidian, --akimbo and/or --reckless")
     nnue = Path(args.nnue)
     if not args.check_only and not nnue.is_file():
         die(f"no nnue binary at {nnue} (cargo build --release -p nnue-cli)")
@@ -427,7 +524,7 @@ def main():
         + ("" if args.check_only else " built " + datetime.datetime.fromtimestamp(
             nnue.stat().st_mtime, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC") + f" from {built_from}"
            + ("" if built_from == commit else " (NOT the HEAD commit: rebuild with cargo build --release -p nnue-cli)")),
-        f"- ours: `nnue bench --isa {args.isa} --ops refresh,eval --runs {args.runs}`; "
+        f"- ours: `nnue bench --isa {args.isa} --runs {args.runs} --positions` (`--ops` per net below); "
         f"{args.rounds} interleaved rounds (odd rounds: engine first), each program {args.runs} timed passes "
         "per round (median of passes, ns per position)",
         "- load average at start: %.2f %.2f %.2f (a shared machine: other work inflates and scatters the numbers; "
@@ -437,67 +534,95 @@ def main():
 
     for engine in engines:
         cfg = ENGINES[engine]
-        net = NETS_DIR / f"{cfg['net']}.bin"
+        ops, extra = cfg.get("ops", OPS), cfg.get("extra", [])
+        net = NETS_DIR / f"{cfg['net']}.bin" if engine != "reckless" else Path(args.reckless_net).resolve()
         gitdir = git_dir(getattr(args, engine))
         one = None
         if engine == "obsidian":
             exe, full, original, how = build_obsidian(gitdir, args.obsidian_commit, net, args.build_dir,
                                                       args.obsidian_build)
             one = build_obsidian_one(exe, args.build_dir)
-        else:
+        elif engine == "akimbo":
             exe, full, original, how = build_akimbo(gitdir, args.akimbo_commit, net, args.build_dir,
                                                     args.akimbo_rustflags)
+        else:
+            want = next((l.split("\t")[2] for l in (REPO / "tools" / "nets.tsv").read_text().splitlines()
+                         if l.startswith(f"{cfg['net']}.nnue\t")), None)
+            if not net.is_file() or sha256(net) != want:
+                die(f"{net}: absent or not sha256 {want} (python3 tools/fetch-nets.py --dest DIR {cfg['net']})")
+            exe, full, how = build_reckless(gitdir, args.reckless_commit, net, args.build_dir,
+                                            args.reckless_target_cpu)
         ours_sha = sha256(net)
         flags = cpu_flags()
-        target = args.obsidian_build if engine == "obsidian" else args.akimbo_rustflags
-        wide = "avx512f" in flags and ("native" in target or "avx512" in target)
-        if wide:
+        target = {"obsidian": args.obsidian_build, "akimbo": args.akimbo_rustflags,
+                  "reckless": args.reckless_target_cpu}[engine]
+        wide = "avx512f" in flags and ("native" in target or "avx512" in target or "v4" in target)
+        if wide and "avx512" not in args.isa:
             log(f"warning: {engine} is built for this CPU's AVX-512, ours runs --isa {args.isa}")
-        same = "identical to" if original == ours_sha else f"DIFFERENT from (sha256 {original[:12]}...)"
         summary = check(engine, exe, args.core)
         positions = positions_file(args, engine, args.build_dir)
         count = sum(1 for l in positions.read_text().splitlines() if l.strip())
+        if engine == "reckless":
+            embedded = "embedded in the engine build with `EVALFILE` (its build script's `include_bytes!`)"
+        else:
+            same = "identical to" if original == ours_sha else f"DIFFERENT from (sha256 {original[:12]}...)"
+            embedded = f"embedded in the engine build in place of its `{cfg['embedded']}`, which is {same} it"
+        shown = net.relative_to(REPO) if net.is_relative_to(REPO) else net
         report += [
             "",
             f"## {cfg['net']} ({cfg['title']} {full[:7]})",
             "",
             f"- engine: {cfg['title']} commit {full}; build: {how}",
-            f"- net: `{net.relative_to(REPO)}` (sha256 {ours_sha[:12]}...), embedded in the engine build in place "
-            f"of its `{cfg['embedded']}`, which is {same} it",
+            f"- net: `{shown}` (sha256 {ours_sha[:12]}...), {embedded}",
             f"- check: {summary}",
-            f"- positions: {count} (`{positions}`; both programs)",
+            f"- positions: {count} (`{positions}`; both programs, `--ops {','.join(ops)}`)",
         ]
         if one:
             report.append(f"- one harness: `{one.name}` (the harness with -DNNUE_FFI, linked with "
                           f"`tools/bullet-compare/ffi`, our `--isa {args.isa}`): both outputs equal on every "
                           "position, checked before timing")
-        if wide:
+        if engine == "reckless":
+            report.append("- the harness checks every timed move + eval against a full refresh of the board after "
+                          "the move before timing (each round)")
+        if wide and "avx512" not in args.isa:
             report.append(f"- NOTE: this CPU has AVX-512 and the engine build may use it; ours is `--isa {args.isa}`")
         if args.check_only:
             continue
-        rounds = []
+        rounds, counted, loads = [], None, []
         for r in range(args.rounds):
             log(f"[round {r + 1}/{args.rounds}] {engine}")
+            loads.append(os.getloadavg()[0])
             engine_first = r % 2 == 0
             if engine_first:
-                theirs = run_engine(engine, exe, args.core, positions, args.runs)
-            ours = run_ours(nnue, args.core, net, cfg["arch"], args.isa, positions, args.runs)
+                theirs, their_counts = run_engine(engine, exe, args.core, positions, args.runs, ops + extra)
+            ours, our_counts = run_ours(nnue, args.core, net, cfg["arch"], args.isa, positions, args.runs, ops)
             if not engine_first:
-                theirs = run_engine(engine, exe, args.core, positions, args.runs)
+                theirs, their_counts = run_engine(engine, exe, args.core, positions, args.runs, ops + extra)
+            if any(our_counts[op] != their_counts[op] for op in ops):
+                die(f"positions timed per pass differ: ours {our_counts}, {engine} {their_counts}")
+            counted = our_counts
             if one:
                 ours["one"], theirs["one"] = run_one(one, args.core, positions, args.runs, net, args.isa)
             log("    " + ", ".join(f"{op}: ours {ours[op]:.0f}, {engine} {theirs[op]:.0f}" for op in ours))
             rounds.append((ours, theirs))
+        report += ["", "- positions timed per pass (both programs): "
+                   + ", ".join(f"{OP_TEXT[op]} {n}" for op, n in counted.items()),
+                   "- load average (1 min) at each round's start: " + ", ".join(f"{l:.2f}" for l in loads)]
         report += ["", f"| operation | round | nnue (ns) | {cfg['title']} (ns) | nnue / {cfg['title']} |",
                    "|---|---:|---:|---:|---:|"]
-        for op in OPS + (["one"] if one else []):
+        for op in ops + (["one"] if one else []):
             ratios = []
             for i, (ours, theirs) in enumerate(rounds):
                 ratio = ours[op] / theirs[op] if theirs[op] > 0 else float("nan")
                 ratios.append(ratio)
                 report.append(f"| {OP_TEXT[op]} | {i + 1} | {ours[op]:.0f} | {theirs[op]:.0f} | {ratio:.2f} |")
             report.append(f"| **{OP_TEXT[op]}** | **median** | {statistics.median(o[op] for o, _ in rounds):.0f} "
-                          f"| {statistics.median(t[op] for _, t in rounds):.0f} | **{statistics.median(ratios):.2f}** |")
+                          f"| {statistics.median(t[op] for _, t in rounds):.0f} | **{statistics.median(ratios):.2f}** "
+                          f"({min(ratios):.2f}-{max(ratios):.2f}) |")
+        for op in extra:
+            report += ["", f"- {cfg['title']} only, {OP_TEXT[op]} (not an operation of ours): median of the rounds "
+                       f"{statistics.median(t[op] for _, t in rounds):.0f} ns (rounds: "
+                       f"{', '.join(f'{t[op]:.0f}' for _, t in rounds)})"]
     report += ["", "load average at end: %.2f %.2f %.2f" % os.getloadavg()]
     print("\n".join(report))
     if args.no_record or args.check_only:
@@ -511,7 +636,8 @@ def main():
               "", "## CPU", ""] + cpu_lines(info) + [
               "", "## Programs", "",
               f"- `{nnue} --version`: {tool_version([str(nnue), '--version'])}",
-              f"- rustc on PATH (our binary and akimbo's build; ours may have been built by another): "
+              f"- rustc on PATH (our binary and akimbo's and Reckless's builds; ours may have been built by "
+              "another): "
               f"{tool_version(['rustc', '--version'])}",
               f"- g++ on PATH (Obsidian's build): {tool_version(['g++', '--version'])}",
               "- each engine's commit and build command: in its section of the report below"]

@@ -1,20 +1,25 @@
-// Reckless side of tools/bullet-compare/reckless-v60-reference.sh (written for the nnue
-// project; no Reckless code is copied here). The script copies this file into a build copy of
+// Reckless side of tools/bullet-compare/reckless-v60-reference.sh and, for `bench`, of
+// tools/bullet-compare/compare.py (written for the nnue project; no Reckless code is copied
+// here). Both build the same tree: the script or compare.py copies this file into a build copy of
 // Reckless (codedeliveryservice/Reckless, commit 789de89) as src/nnue_reference.rs, declares
 // it in src/lib.rs (`pub mod nnue_reference;`: the engine's `nnue` module is private to the
 // library crate, so the harness has to live inside it) and makes src/main.rs call `run()` when
 // the first argument is `nnuereference`. The NNUE work below is Reckless's own: the lookup and
 // threat tables (`lookup::initialize`, `nnue::initialize`), `Board::from_fen`, the parameters
 // the engine shares between threads (`ParametersHandle::allocate_shared`: the net embedded with
-// include_bytes! at build time), `Network::new`, `full_refresh` and `evaluate`; for `walk`
-// also the engine's move generator and `push` / `make_move` / `pop` / `undo_move` in the order
-// its search uses them.
+// include_bytes! at build time), `Network::new`, `full_refresh` and `evaluate`; for `walk` and
+// `bench` also the engine's move generator and `push` / `make_move` / `pop` / `undo_move` in
+// the order its search uses them.
 //
 //   reckless nnuereference dump <positions>          -> "fen<TAB>output" per position
 //   reckless nnuereference walk <positions> <plies>  -> "fen<TAB>output" per evaluated node
+//   reckless nnuereference bench <moves> <runs> <ops>
+//     -> "bench<TAB>op<TAB>ns<TAB>positions<TAB>checksum" per operation
 //
 // <positions>: a file whose first tab-separated column is a FEN; blank lines and lines
-// starting with '#' are skipped.
+// starting with '#' are skipped. <moves>: as tests/reference/timing_moves.tsv (FEN, a random
+// legal move, a random non-king legal move or `-`; blank lines skipped), the file `nnue bench`
+// times on. <ops>: comma-separated, from `eval`, `move`, `board`.
 //
 // output = Network::evaluate: the network's raw i32 from the side to move's point of view,
 // before the search's corrections (evaluation::correct_eval). `dump` evaluates accumulators
@@ -30,11 +35,34 @@
 // stops the run (exit 1). It prints the FEN reached (`Board::to_fen`) and the incremental
 // value, then undoes everything (`pop`, `undo_move`) and checks that the position's own value
 // is unchanged.
+//
+// `bench` times Reckless's network doing the work of two operations of `nnue bench`
+// (nnue-runtime/src/shakmaty/bench.rs), with its timing rules: per position an untimed setup, then
+// the operation alone between two `Instant` readings (the network, and the board it moves on, made
+// to escape with `black_box` first); the median cost of timing nothing (10001 samples) subtracted
+// from every sample; one warm-up pass, then per operation the median over <runs> passes of (the
+// pass's total ns / positions timed). Each board is parsed once, before timing.
+//   eval:  `eval, acc. ready`. Untimed: `full_refresh`, `evaluate` twice (the second warms the
+//          layers). Timed: `evaluate`, which finds both perspectives accurate and runs the
+//          output transformer (pairwise activation, L1, L2, L3). Every position.
+//   move:  `move + eval`, with the file's non-king move (positions without one are skipped, as
+//          ours skips them). Untimed: `full_refresh` (the root's accumulators computed), then
+//          `push`, `make_move`, `pop`, `undo_move` once (board and stack hot, as ours plays the
+//          move once untimed). Timed: `push(mv, &board)`, `board.make_move(mv, &mut network)`
+//          (the board's own bookkeeping, and the threat deltas the network observes),
+//          `evaluate` (both perspectives updated from the root, then the output transformer),
+//          `pop`. Untimed after it: `undo_move`. Ours times the move's piece changes, a copy of
+//          the board with the move played (shakmaty), push, evaluate and pop.
+//   board: not an operation of ours: `make_move(mv, &mut NullBoardObserver)` alone (untimed:
+//          the same once, and `undo_move` after), i.e. the board's part of `move`, without the
+//          network. Positions as for `move`.
+// Before timing, every `move` evaluation is checked against `full_refresh` + `evaluate` of the
+// board after the move (a difference: exit 1).
 
-use std::sync::Arc;
+use std::{hint::black_box, sync::Arc, time::Instant};
 
 use crate::{
-    board::Board,
+    board::{Board, NullBoardObserver},
     nnue::{Network, ParametersHandle},
     numa::NumaReplicable,
     types::Move,
@@ -43,6 +71,7 @@ use crate::{
 fn usage() -> ! {
     eprintln!("usage: reckless nnuereference dump <positions>");
     eprintln!("       reckless nnuereference walk <positions> <plies>");
+    eprintln!("       reckless nnuereference bench <moves> <runs> <eval,move,board>");
     std::process::exit(2)
 }
 
@@ -87,6 +116,7 @@ pub fn run() {
     match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["dump", path] => dump(path),
         ["walk", path, plies] => walk(path, plies.parse().unwrap_or_else(|_| usage())),
+        ["bench", path, runs, ops] => bench(path, runs.parse().unwrap_or_else(|_| usage()), ops),
         _ => usage(),
     }
 }
@@ -150,4 +180,121 @@ fn walk(path: &str, plies: usize) {
         }
     }
     eprintln!("nnuereference walk: {checked} incremental evaluations equal to full refreshes");
+}
+
+/// A position of the moves file and its non-king move (`None` for `-`).
+struct BenchPosition {
+    board: Board,
+    quiet: Option<Move>,
+}
+
+fn bench_positions(path: &str) -> Vec<BenchPosition> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| fail(format!("cannot read {path}: {e}")));
+    let mut positions = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let fields: Vec<&str> = line.trim_end_matches('\r').split('\t').collect();
+        let [fen, _, quiet] = fields[..] else { fail(format!("{path}:{}: expected 3 fields", i + 1)) };
+        // A clone: its state stack is allocated to size by the untimed first move.
+        let board = parse(fen).clone();
+        let quiet = (quiet != "-").then(|| {
+            let found = board.generate_all_moves().iter().map(|e| e.mv).find(|m| m.to_uci(&board) == quiet);
+            found
+                .filter(|&m| board.is_legal(m))
+                .unwrap_or_else(|| fail(format!("{path}:{}: `{quiet}` is not legal", i + 1)))
+        });
+        positions.push(BenchPosition { board, quiet });
+    }
+    if positions.is_empty() {
+        fail(format!("no positions in {path}"));
+    }
+    positions
+}
+
+/// Runs `f`, returning the elapsed nanoseconds and its result.
+#[inline(always)]
+fn timed(f: impl FnOnce() -> i32) -> (f64, i32) {
+    let start = Instant::now();
+    let value = black_box(f());
+    (start.elapsed().as_nanos() as f64, value)
+}
+
+fn bench(path: &str, runs: usize, ops: &str) {
+    let ops: Vec<&str> = ops.split(',').collect();
+    if ops.iter().any(|op| !["eval", "move", "board"].contains(op)) {
+        usage();
+    }
+    let mut positions = bench_positions(path);
+    let mut net = network();
+    let mut check = network();
+    for p in positions.iter_mut() {
+        let Some(mv) = p.quiet else { continue };
+        net.full_refresh(&p.board);
+        net.push(mv, &p.board);
+        p.board.make_move(mv, &mut net);
+        let (incremental, expected) = (net.evaluate(&p.board), fresh(&mut check, &p.board));
+        if incremental != expected {
+            fail(format!("`{}`: move + eval {incremental}, full refresh {expected}", p.board.to_fen()));
+        }
+        net.pop();
+        p.board.undo_move(mv);
+    }
+    let mut clock: Vec<f64> = (0..10_001).map(|_| timed(|| 0).0).collect();
+    clock.sort_by(f64::total_cmp);
+    let clock = clock[clock.len() / 2];
+    for op in ops {
+        let count = positions.iter().filter(|p| op == "eval" || p.quiet.is_some()).count();
+        let mut checksum = 0i64;
+        let mut pass = || {
+            let mut total = 0.0;
+            for p in positions.iter_mut() {
+                let board = &mut p.board;
+                let (ns, value) = match (op, p.quiet) {
+                    ("eval", _) => {
+                        net.full_refresh(board);
+                        black_box(net.evaluate(board));
+                        black_box(net.evaluate(board));
+                        black_box(&mut net);
+                        timed(|| net.evaluate(board))
+                    }
+                    ("move", Some(mv)) => {
+                        net.full_refresh(board);
+                        net.push(mv, board);
+                        board.make_move(mv, &mut net);
+                        net.pop();
+                        board.undo_move(mv);
+                        black_box(&mut net);
+                        black_box(&mut *board);
+                        let timing = timed(|| {
+                            net.push(mv, board);
+                            board.make_move(mv, &mut net);
+                            let value = net.evaluate(board);
+                            net.pop();
+                            value
+                        });
+                        board.undo_move(mv);
+                        timing
+                    }
+                    ("board", Some(mv)) => {
+                        board.make_move(mv, &mut NullBoardObserver);
+                        board.undo_move(mv);
+                        black_box(&mut *board);
+                        let timing = timed(|| {
+                            board.make_move(mv, &mut NullBoardObserver);
+                            board.fiftymove_clock() as i32
+                        });
+                        board.undo_move(mv);
+                        timing
+                    }
+                    _ => continue,
+                };
+                total += ns - clock;
+                checksum += i64::from(value);
+            }
+            total / count.max(1) as f64
+        };
+        black_box(pass());
+        let mut samples: Vec<f64> = (0..runs.max(1)).map(|_| pass()).collect();
+        samples.sort_by(f64::total_cmp);
+        println!("bench\t{op}\t{:.1}\t{count}\t{checksum}", samples[samples.len() / 2]);
+    }
 }
