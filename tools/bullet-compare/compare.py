@@ -113,8 +113,9 @@ OBSIDIAN_BUILD = "avx2"
 # (give that with --akimbo-rustflags; it is much slower on AMD Zen 3, see the
 # README).
 AKIMBO_RUSTFLAGS = "-C target-cpu=native"
-# Reckless's Makefile builds with RUSTFLAGS=-Ctarget-cpu=native (and PGO, not used here); the
-# target CPU selects its SIMD code at compile time (x86-64-v3: AVX2).
+# Reckless's Makefile: its default rule builds with RUSTFLAGS=-Ctarget-cpu=native, no PGO (its
+# `pgo` rule, not used here, adds it); the target CPU selects its SIMD code at compile time
+# (x86-64-v3: AVX2).
 RECKLESS_TARGET_CPU = "native"
 # Where tools/fetch-nets.py puts the generated Reckless net (not in this repository: 63 MB).
 RECKLESS_NET = Path.home() / ".cache" / "nnue" / "nets" / "reckless-v60-generated.nnue"
