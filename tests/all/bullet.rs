@@ -8,7 +8,7 @@
 use crate::support::{self, board, repo};
 use nnue::runtime::{AnyNetwork, ArchEntry, LoadError, LoadOptions};
 
-use crate::archs::{akimbo, obsidian, reckless_v30, reckless_v60};
+use crate::archs::{akimbo, obsidian, reckless_v30, reckless_v60, viridithas};
 
 /// `(fen, output)` rows of a bullet reference file (no header line).
 fn reference(file: &str) -> Vec<(String, i32)> {
@@ -104,6 +104,37 @@ fn reckless_v60_generated() {
     let bytes = support::bytes(&path);
     assert_eq!(bytes.len(), reckless_v60::FILE_BYTES, "{}", path.display());
     check_bytes(reckless_v60::ENTRY, name, &bytes, "reckless-v60-generated.tsv");
+}
+
+/// Viridithas's architecture (8bc0706) on a net generated in its format by
+/// `tools/netgen/viridithas.py` (fetch-nets makes the decoded file; the
+/// engine's own file is that zstd-compressed, as here), against Viridithas's
+/// own `raweval` of it: pawn pairs, threats and merged-king piece squares,
+/// HardSwish, SwiGLU with a residual, fused f32 sums; read from memory and
+/// streamed from a file.
+#[test]
+fn viridithas_generated() {
+    let name = "viridithas-generated.nnue";
+    let raw = support::bytes(&support::net(name));
+    let compressed = nnue::__private::format::bullet::zstd_compress(&raw);
+    check_bytes(viridithas::ENTRY, name, &compressed, "viridithas-generated.tsv");
+    let path = std::env::temp_dir().join(format!("nnue-test-{}-viridithas.nnue.zst", std::process::id()));
+    std::fs::write(&path, &compressed).unwrap();
+    let streamed = viridithas::Network::from_file(&path);
+    std::fs::remove_file(&path).unwrap();
+    let from_memory = viridithas::Network::from_bytes(&compressed).unwrap();
+    let streamed = streamed.unwrap_or_else(|e| panic!("{name} streamed from a file: {e}"));
+    for (fen, _) in reference("viridithas-generated.tsv").iter().take(50) {
+        let board = board(fen);
+        assert_eq!(streamed.evaluate_board(&board), from_memory.evaluate_board(&board), "{fen}");
+    }
+    // The decoded file is the architecture's size, or a typed error.
+    let short = nnue::__private::format::bullet::zstd_compress(&raw[..raw.len() - 64]);
+    assert!(matches!(
+        viridithas::Network::from_bytes(&short),
+        Err(LoadError::DecompressedSize { expected, actual, .. }) if expected == raw.len() && actual == raw.len() - 64
+    ));
+    assert!(matches!(viridithas::Network::from_bytes(&raw), Err(LoadError::Decompress { .. })));
 }
 
 /// A bullet file has no header: its size is what identifies it, and a file
