@@ -229,6 +229,23 @@ real_net_tests! {
     small_net: sfnnv9_small, "nn-37f18f62d772.nnue";
     sf_18_net: sfnnv10, "nn-c288c895ea92.nnue";
     sf_19_lite_net: sf19_lite, "nn-61e7af4bb97d.nnue";
+    reckless_v60_generated_net: reckless_v60, "reckless-v60-generated.nnue";
+}
+
+/// Viridithas's architecture on the net generated in its format
+/// (`tools/netgen/viridithas.py`), compressed as the engine ships it: pawn
+/// pairs, threats and merged-king piece squares through the stack.
+#[test]
+fn viridithas_generated_net() {
+    use viridithas::viridithas as arch;
+    let raw = support::bytes(&support::net("viridithas-generated.nnue"));
+    let bytes = nnue::__private::format::bullet::zstd_compress(&raw);
+    for isa in support::isas() {
+        let net = arch::Network::from_bytes_with_isa(&bytes, isa).unwrap();
+        let what = format!("viridithas-generated.nnue, {isa}");
+        random_walk(&net, steps(), 3 + isa as u64, &what).assert_all_seen(&what);
+        check_refresh_cache(&net, 2_000, 13 + isa as u64, &what);
+    }
 }
 
 /// Obsidian's bullet net (in the repository's test data): king buckets with
