@@ -461,11 +461,6 @@ pub enum LayerSpec {
         #[serde(default = "yes")]
         biases: bool,
     },
-    /// `fma(in as f32, multiply, bias)`, i32 -> f32, in one rounding, with
-    /// one f32 bias per output (and layer stack): the i32 sums of an integer
-    /// layer turned into a float layer's values (`<name>.biases` in a
-    /// bullet file).
-    Dequantize { name: String, input: String, multiply: f32 },
     /// `clamp(in, 0, max)`, f32 -> f32 (bullet's CReLU of float layers).
     CReLU { name: String, input: String, max: f32 },
     /// `in as f32 / divisor` (rounded to nearest), i32 -> f32.
@@ -473,6 +468,11 @@ pub enum LayerSpec {
     /// `in * multiply` in f32, truncated toward zero to an i32 (saturating),
     /// f32 -> i32.
     ToInt { name: String, input: String, multiply: f32 },
+    /// `fma(in as f32, multiply, bias)`, i32 -> f32, in one rounding, with
+    /// one f32 bias per output (and layer stack): the i32 sums of an integer
+    /// layer turned into a float layer's values (`<name>.biases` in a
+    /// bullet file).
+    Dequantize { name: String, input: String, multiply: f32 },
     /// `clamp(in, 0, max)^2`, u8, i16 or i32 -> i32 (bullet's SCReLU with
     /// `max` = QA).
     SCReLU { name: String, input: String, max: i32 },
