@@ -2,7 +2,9 @@
 //! net: its layers with shapes, types and sizes, every backend's tiling and
 //! kernels, and a diagram of the layer graph (text; Graphviz dot; SVG).
 
-use nnue_spec::ir::{Arch, ElementwiseOp, Layer, LayerKind, Slice, Source, SumOrder, TransformerOutput};
+use nnue_spec::ir::{
+    Arch, ElementwiseOp, IntegerOp, Layer, LayerKind, Slice, Source, SumOrder, TransformerOutput, ValueType,
+};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -72,7 +74,16 @@ fn layer_what(layer: &Layer) -> String {
         LayerKind::Dequantize { multiply } => format!("to f32: fma(x, {multiply}, bias), f32 biases"),
         LayerKind::HardSwish => "HardSwish: (x * clamp(x + 3, 0, 6)) * (1/6) in f32".to_owned(),
         LayerKind::Elementwise { op: ElementwiseOp::Multiply } => "a * b, value by value, f32".to_owned(),
+        LayerKind::Elementwise { op: ElementwiseOp::Add } if layer.output_type == ValueType::I32 => {
+            "a + b, value by value, wrapping i32".to_owned()
+        }
         LayerKind::Elementwise { op: ElementwiseOp::Add } => "a + b, value by value, f32".to_owned(),
+        LayerKind::Integer { op: IntegerOp::Clamp { min, max } } => format!("clamp(x, {min}, {max}), i32"),
+        LayerKind::Integer { op: IntegerOp::ShiftRight(by) } => format!("x >> {by}, i32"),
+        LayerKind::Integer { op: IntegerOp::ShiftLeft(by) } => format!("x << {by}, wrapping i32"),
+        LayerKind::Integer { op: IntegerOp::Square } => "x * x, wrapping i32".to_owned(),
+        LayerKind::Bias => "x + bias, i32 biases, wrapping".to_owned(),
+        LayerKind::I32Affine => "affine, i32 weights and biases, wrapping".to_owned(),
         LayerKind::CReLU { max } => format!("CReLU: clamp(x, 0, {max}) in f32"),
         LayerKind::ToFloat { divisor } => format!("to f32: x / {divisor}"),
         LayerKind::ToInt { multiply } => format!("to i32: x * {multiply}, truncated"),
@@ -212,15 +223,18 @@ fn text(arch: &Arch) -> String {
             );
             let _ = writeln!(s, "encoding           {:?}, load scale {}", arch.encoding, arch.transformer.load_scale);
         }
-        nnue_spec::ir::FileFormat::Bullet { tensors, pad_to, compression } => {
+        nnue_spec::ir::FileFormat::Bullet { tensors, pad_to, compression, header } => {
             let bytes: usize = tensors.iter().map(|t| t.len * weight_bytes(t.ty)).sum();
-            let compressed = match compression {
-                nnue_spec::ir::Compression::None => "",
-                nnue_spec::ir::Compression::Zstd => ", the whole zstd-compressed",
+            let compressed = match (compression, header) {
+                (_, Some(nnue_spec::ir::BulletHeader::Cbnf { arch, activation })) => format!(
+                    "; after a 64-byte CBNF header (architecture id {arch}, activation id {activation}; its flag says whether the tensors are zstd-compressed)"
+                ),
+                (nnue_spec::ir::Compression::None, None) => "; no header".to_owned(),
+                (nnue_spec::ir::Compression::Zstd, None) => "; no header, the whole zstd-compressed".to_owned(),
             };
             let _ = writeln!(
                 s,
-                "format             bullet: {} tensors, {bytes} bytes, padded to a multiple of {pad_to}: {} bytes; no header{compressed}",
+                "format             bullet: {} tensors, {bytes} bytes, padded to a multiple of {pad_to}: {} bytes{compressed}",
                 tensors.len(),
                 bytes.div_ceil(*pad_to) * pad_to
             );

@@ -2,15 +2,58 @@
 //! into whole-net arrays, then each layer stack cut out of them.
 
 use crate::tokens::{int, runtime};
-use nnue_spec::ir::{Arch, FileFormat, IntType, Param, StackOrder, TensorLayout};
+use nnue_spec::ir::{
+    Arch, BulletHeader, FeatureSetKind, FileFormat, IntType, Mirror, Param, StackOrder, TensorLayout, TransformerOutput,
+};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-/// The size of a file of this architecture, padding included.
+/// The size of a file of this architecture, uncompressed: its header if it
+/// has one, then the tensors and the padding.
 pub fn file_bytes(arch: &Arch) -> usize {
+    let FileFormat::Bullet { header, .. } = &arch.format else { unreachable!("a bullet architecture") };
+    header.map_or(0, |_| CBNF_BYTES) + tensor_bytes(arch)
+}
+
+/// The size of a CBNF header (`runtime::format::cbnf::BYTES`).
+const CBNF_BYTES: usize = 64;
+
+/// The size of the tensors and the padding.
+pub fn tensor_bytes(arch: &Arch) -> usize {
     let FileFormat::Bullet { tensors, pad_to, .. } = &arch.format else { unreachable!("a bullet architecture") };
     let bytes: usize = tensors.iter().map(|t| t.len * int_bytes(t.ty)).sum();
     bytes.div_ceil(*pad_to) * pad_to
+}
+
+/// For an architecture whose files start with a CBNF header: the
+/// `runtime::format::cbnf::Cbnf` its header must hold, from the
+/// architecture's facts and the ids written in its file.
+pub fn cbnf(arch: &Arch) -> Option<TokenStream> {
+    let FileFormat::Bullet { header: Some(BulletHeader::Cbnf { arch: id, activation }), .. } = arch.format else {
+        return None;
+    };
+    let rt = runtime();
+    let piece_square = arch.features.iter().find_map(|f| f.layout.as_ref());
+    let king_buckets = int(piece_square.map_or(1, |l| l.buckets));
+    let mirrored = piece_square.is_some_and(|l| l.mirror != Mirror::None);
+    let merged_kings = piece_square.is_some_and(|l| l.merged_kings);
+    let threats = arch.features.iter().any(|f| f.kind == FeatureSetKind::FullThreats);
+    let pairwise = matches!(arch.transformer.output, TransformerOutput::Pairwise { .. });
+    let (id, activation) = (int(usize::from(id)), int(usize::from(activation)));
+    let (hidden, output_buckets) = (int(arch.transformer.dimensions), int(arch.stacks.count));
+    Some(quote! {
+        #rt::format::cbnf::Cbnf {
+            arch: #id,
+            activation: #activation,
+            hidden: #hidden,
+            king_buckets: #king_buckets,
+            threats: #threats,
+            output_buckets: #output_buckets,
+            mirrored: #mirrored,
+            merged_kings: #merged_kings,
+            pairwise: #pairwise,
+        }
+    })
 }
 
 fn int_bytes(ty: IntType) -> usize {
@@ -165,9 +208,23 @@ pub fn read(arch: &Arch) -> TokenStream {
         (quote!(#(#locals)*), quote!(Transformer { biases: transformer_biases, #(#names),* }))
     };
     let file_bytes = int(file_bytes(arch));
+    let header = cbnf(arch).map(|cbnf| {
+        let rt = runtime();
+        quote! {
+            /// What the CBNF header before the tensors must say.
+            pub const HEADER: #rt::format::cbnf::Cbnf = #cbnf;
+        }
+    });
+    let what = if header.is_some() {
+        "The size of a net file uncompressed: the header, every tensor, then zeros up to the padding."
+    } else {
+        "The size of a net file: every tensor, then zeros up to the padding."
+    };
+    let what = crate::tokens::doc(what);
     quote! {
-        /// The size of a net file: every tensor, then zeros up to the padding.
+        #what
         pub const FILE_BYTES: usize = #file_bytes;
+        #header
 
         /// The layer tensors of a bullet file, each holding every layer stack.
         struct LayerTensors {

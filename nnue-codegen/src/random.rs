@@ -99,7 +99,7 @@ fn input_top(arch: &Arch, layer: &nnue_spec::ir::Layer) -> i64 {
 /// A random bullet file: every tensor in file order, values of its type.
 fn bullet(arch: &Arch) -> TokenStream {
     let rt = runtime();
-    let nnue_spec::ir::FileFormat::Bullet { tensors, pad_to, compression } = &arch.format else { unreachable!() };
+    let nnue_spec::ir::FileFormat::Bullet { tensors, pad_to, compression, .. } = &arch.format else { unreachable!() };
     let max = match arch.transformer.output {
         TransformerOutput::ClippedReLU { max } | TransformerOutput::Pairwise { max, .. } => i64::from(max),
         // Layers activate the accumulators themselves: spread them over a
@@ -143,9 +143,15 @@ fn bullet(arch: &Arch) -> TokenStream {
         quote! { w.ints(#rt::Encoding::Raw, &rng.values::<#ty>(#len, -#bound, #bound)); }
     });
     let pad_to = int(*pad_to);
-    let finish = match compression {
-        nnue_spec::ir::Compression::None => quote!(w.finish()),
-        nnue_spec::ir::Compression::Zstd => quote!(#rt::format::bullet::zstd_compress(&w.finish())),
+    let finish = match (compression, crate::bullet::cbnf(arch)) {
+        // Uncompressed behind its header (the header's flag says so).
+        (_, Some(_)) => quote! {{
+            let mut file = HEADER.write(false, NAME).to_vec();
+            file.extend(w.finish());
+            file
+        }},
+        (nnue_spec::ir::Compression::None, None) => quote!(w.finish()),
+        (nnue_spec::ir::Compression::Zstd, None) => quote!(#rt::format::bullet::zstd_compress(&w.finish())),
     };
     quote! {
         /// A bullet file of this architecture whose parameters are

@@ -31,9 +31,16 @@ pub fn lit(v: i64) -> TokenStream {
 }
 
 /// An `i32` literal without suffix.
+/// (`i32::MIN` and `i32::MAX` by name).
 pub fn i32(v: i32) -> TokenStream {
-    let lit = Literal::i32_unsuffixed(v.unsigned_abs() as i32);
-    if v < 0 { quote!(-#lit) } else { quote!(#lit) }
+    match v {
+        i32::MIN => quote!(i32::MIN),
+        i32::MAX => quote!(i32::MAX),
+        _ => {
+            let lit = Literal::u32_unsuffixed(v.unsigned_abs());
+            if v < 0 { quote!(-#lit) } else { quote!(#lit) }
+        }
+    }
 }
 
 /// A hexadecimal `u32` literal such as `0x1C10_20F2`.

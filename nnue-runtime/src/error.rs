@@ -65,6 +65,11 @@ pub enum LoadError {
     )]
     DecompressedSize { arch: &'static str, expected: usize, actual: usize },
 
+    #[error(
+        "the CBNF header's {what} at offset {offset} is {found}, but a net of architecture `{arch}` has {expected}"
+    )]
+    Header { arch: &'static str, what: &'static str, offset: usize, found: String, expected: String },
+
     #[error("cannot decompress the net (zstd) at decompressed offset {offset}: {message}")]
     Decompress { offset: usize, message: String },
 

@@ -43,7 +43,10 @@ pub fn compute(scheme: HashScheme, features: &[FeatureSet], dimensions: usize, l
         | LayerKind::ToInt { .. }
         | LayerKind::Dequantize { .. }
         | LayerKind::HardSwish
-        | LayerKind::Elementwise { .. } => prev,
+        | LayerKind::Elementwise { .. }
+        | LayerKind::Integer { .. }
+        | LayerKind::Bias
+        | LayerKind::I32Affine => prev,
     });
     Hashes { header: transformer ^ layer_stack, transformer, layer_stack }
 }

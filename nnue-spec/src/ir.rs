@@ -2,8 +2,8 @@
 //! resolved to an index, every hash known. Code generation reads only this.
 
 pub use crate::schema::{
-    Compression, Encoding, EvalRule, FeatureSetKind, IntType, Mirror, PieceKind, PlaneOrder, PsqtPlacement, StackOrder,
-    SumOrder, TensorLayout,
+    BulletHeader, Compression, Encoding, EvalRule, FeatureSetKind, IntType, Mirror, PieceKind, PlaneOrder,
+    PsqtPlacement, StackOrder, SumOrder, TensorLayout,
 };
 
 /// A checked architecture.
@@ -37,8 +37,9 @@ pub enum FileFormat {
     /// Header, hash words, transformer, layer stacks.
     Stockfish,
     /// Bullet's raw tensors in this order, then zeros up to a multiple of
-    /// `pad_to` bytes; the whole compressed as `compression` says.
-    Bullet { tensors: Vec<Tensor>, pad_to: usize, compression: Compression },
+    /// `pad_to` bytes; the whole compressed as `compression` says. After
+    /// `header`, if there is one (which may then say the compression).
+    Bullet { tensors: Vec<Tensor>, pad_to: usize, compression: Compression, header: Option<BulletHeader> },
 }
 
 /// One tensor of a bullet file.
@@ -266,10 +267,19 @@ pub enum LayerKind {
     },
     /// `(x * clamp(x + 3, 0, 6)) * (1 / 6)` in f32.
     HardSwish,
-    /// Two f32 inputs of one length combined value by value.
+    /// Two inputs of one length and type (f32, or i32 wrapping) combined
+    /// value by value.
     Elementwise {
         op: ElementwiseOp,
     },
+    /// One i32 value to one i32 value.
+    Integer {
+        op: IntegerOp,
+    },
+    /// `x + bias`, wrapping, i32 biases.
+    Bias,
+    /// i32 weights on i32 inputs, i32 biases, wrapping.
+    I32Affine,
     ClippedReLU {
         shift: u32,
         max: i32,
@@ -284,12 +294,18 @@ pub enum LayerKind {
 impl LayerKind {
     /// Whether the layer has weights and biases (an affine layer).
     pub fn is_affine(self) -> bool {
-        matches!(self, LayerKind::Affine { .. } | LayerKind::WideAffine { .. } | LayerKind::FloatAffine { .. })
+        matches!(
+            self,
+            LayerKind::Affine { .. }
+                | LayerKind::WideAffine { .. }
+                | LayerKind::FloatAffine { .. }
+                | LayerKind::I32Affine
+        )
     }
 
     /// Whether the layer has parameters: biases, and weights if affine.
     pub fn has_params(self) -> bool {
-        self.is_affine() || matches!(self, LayerKind::Dequantize { .. })
+        self.is_affine() || matches!(self, LayerKind::Dequantize { .. } | LayerKind::Bias)
     }
 
     /// Whether a file holds the layer's biases (an `Affine` written with
@@ -306,6 +322,19 @@ pub enum ElementwiseOp {
     Multiply,
     /// `a + b`, rounded to f32.
     Add,
+}
+
+/// What an [`LayerKind::Integer`] layer does to each i32 value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntegerOp {
+    /// `clamp(x, min, max)`.
+    Clamp { min: i32, max: i32 },
+    /// `x >> n`, arithmetic.
+    ShiftRight(u32),
+    /// `x << n`, wrapping.
+    ShiftLeft(u32),
+    /// `x * x`, wrapping.
+    Square,
 }
 
 /// One i32 value of a layer's output.
@@ -333,6 +362,8 @@ pub struct Output {
     pub forward: Option<Forward>,
     pub scale: i32,
     pub eval: EvalRule,
+    /// The result clamped to `min..=max` last.
+    pub clamp: Option<(i32, i32)>,
 }
 
 /// The stack value's factor `value * multiply / divide`, the product

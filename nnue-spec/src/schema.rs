@@ -69,6 +69,28 @@ pub enum FileFormat {
         /// How the whole file is compressed (`None` by default).
         #[serde(default)]
         compression: Compression,
+        /// A header before the tensors (`header: Cbnf(..)`, no `Some`);
+        /// none by default.
+        #[serde(default, deserialize_with = "present")]
+        header: Option<BulletHeader>,
+    },
+}
+
+/// A header before a bullet file's tensors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum BulletHeader {
+    /// Stormphrax's 64 bytes: `CBNF`, version 1, flags (zstd-compressed
+    /// body, mirrored, merged kings, pairwise), the engine's architecture
+    /// and activation ids, the hidden size, the king buckets (bit 7: threat
+    /// inputs), the output buckets and a name. Checked against the
+    /// architecture on loading; its zstd flag says whether the rest of the
+    /// file is compressed.
+    Cbnf {
+        /// The engine's architecture id (5: Stormphrax's layered net with a
+        /// dual activation and a skip over L2).
+        arch: u8,
+        /// The engine's activation id (0: clipped ReLU).
+        activation: u8,
     },
 }
 
@@ -434,7 +456,8 @@ pub enum BucketSelect {
 #[serde(deny_unknown_fields)]
 pub enum LayerSpec {
     /// `out[o] = bias[o] + sum_i weight[o][i] * in[i]` in wrapping i32:
-    /// i8 weights on u8 inputs, or i16 weights on u8 or i32 inputs.
+    /// i8 weights on u8 inputs, i16 weights on u8 or i32 inputs, or i32
+    /// weights on i32 inputs.
     Affine {
         name: String,
         input: String,
@@ -443,7 +466,7 @@ pub enum LayerSpec {
         /// result; i8 weights only).
         #[serde(default)]
         sparse: bool,
-        /// The weights' type: I8 (Stockfish) or I16.
+        /// The weights' type: I8 (Stockfish), I16, I32 or F32.
         #[serde(default = "default_affine_weight")]
         weight: IntType,
         /// I16 weights: the sum is divided by this, truncating toward zero,
@@ -502,9 +525,37 @@ pub enum LayerSpec {
     /// The products of two f32 references of one length, value by value
     /// (a gate times a linear part: SwiGLU).
     Multiply { name: String, inputs: Vec<String> },
-    /// The sums of two f32 references of one length, value by value (a
-    /// residual connection).
+    /// The sums of two references of one length and type, value by value:
+    /// f32 (a residual connection), or wrapping i32 (a skip connection).
     Add { name: String, inputs: Vec<String> },
+    /// `clamp(in, min, max)`, i32 -> i32 (either bound may be left out).
+    Clamp {
+        name: String,
+        input: String,
+        #[serde(default = "i32_min")]
+        min: i32,
+        #[serde(default = "i32_max")]
+        max: i32,
+    },
+    /// `in >> by`, arithmetic (rounding toward negative infinity), i32 ->
+    /// i32.
+    ShiftRight { name: String, input: String, by: u32 },
+    /// `in << by`, wrapping, i32 -> i32.
+    ShiftLeft { name: String, input: String, by: u32 },
+    /// `in * in`, wrapping, i32 -> i32.
+    Square { name: String, input: String },
+    /// `in + bias`, wrapping, i32 -> i32, one i32 bias per value (and
+    /// layer stack): `<name>.biases` in a bullet file (an integer layer's
+    /// biases added after its sum was shifted).
+    Bias { name: String, input: String },
+}
+
+fn i32_min() -> i32 {
+    i32::MIN
+}
+
+fn i32_max() -> i32 {
+    i32::MAX
 }
 
 /// The order in which a float layer sums its products.
@@ -555,12 +606,25 @@ pub struct OutputSpec {
     /// The final division (Stockfish's OutputScale, 16).
     #[serde(default = "default_scale")]
     pub scale: i32,
+    /// The result clamped to `min..=max` last (`clamp: (min: .., max:
+    /// ..)`, no `Some`; an engine keeping evaluations off its mate
+    /// scores).
+    #[serde(default, deserialize_with = "present")]
+    pub clamp: Option<Bounds>,
     /// How psqt and positional values are combined.
     pub eval: EvalRule,
 }
 
 fn default_scale() -> i32 {
     16
+}
+
+/// An inclusive range of i32 values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bounds {
+    pub min: i32,
+    pub max: i32,
 }
 
 /// A factor `x * multiply / divide`, the division truncating toward zero.

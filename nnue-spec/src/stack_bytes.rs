@@ -130,7 +130,10 @@ impl Sizes<'_> {
     fn width_cause(&self, i: usize) -> Cause {
         let layer = &self.layers[i];
         match layer.kind {
-            LayerKind::Affine { .. } | LayerKind::WideAffine { .. } | LayerKind::FloatAffine { .. } => Cause {
+            LayerKind::Affine { .. }
+            | LayerKind::WideAffine { .. }
+            | LayerKind::FloatAffine { .. }
+            | LayerKind::I32Affine => Cause {
                 path: format!("layers[{i}].outputs"),
                 label: format!("{} outputs {}", layer.name, layer.output_dimensions),
             },
@@ -143,6 +146,8 @@ impl Sizes<'_> {
             | LayerKind::Dequantize { .. }
             | LayerKind::HardSwish
             | LayerKind::Elementwise { .. }
+            | LayerKind::Integer { .. }
+            | LayerKind::Bias
             | LayerKind::Concat => {
                 let widest = layer.inputs.iter().enumerate().max_by_key(|(_, s)| s.len);
                 match widest {

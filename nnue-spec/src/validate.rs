@@ -6,8 +6,8 @@
 use crate::feature_sets;
 use crate::hash;
 use crate::ir::{
-    Arch, BucketSelect, Element, ElementwiseOp, FeatureSet, FileFormat, Forward, Layer, LayerKind, LayerStacks, Output,
-    Param, Rescale, Slice, Source, Tensor, Term, Transformer, TransformerOutput, ValueType,
+    Arch, BucketSelect, Element, ElementwiseOp, FeatureSet, FileFormat, Forward, IntegerOp, Layer, LayerKind,
+    LayerStacks, Output, Param, Rescale, Slice, Source, Tensor, Term, Transformer, TransformerOutput, ValueType,
 };
 use crate::limits;
 use crate::schema::{self, IntType, LayerSpec, NetworkSpec};
@@ -573,6 +573,7 @@ impl Validator {
                     };
                     let wide = *weight == IntType::I16;
                     let float = *weight == IntType::F32;
+                    let word = *weight == IntType::I32;
                     let slice = self.input(
                         &format!("{at}.input"),
                         input,
@@ -583,10 +584,10 @@ impl Validator {
                     if *outputs == 0 {
                         self.problem(format!("{at}.outputs"), "an affine layer needs at least one output");
                     }
-                    if !matches!(weight, IntType::I8 | IntType::I16 | IntType::F32) {
+                    if word && !self.bullet {
                         self.problem(
                             format!("{at}.weight"),
-                            format!("affine weights of type {weight:?} are not supported; use I8, I16 or F32"),
+                            "layers with i32 weights are read from bullet-format files only (`file: (format: Bullet(...))`)",
                         );
                     }
                     match (float, sum) {
@@ -611,13 +612,13 @@ impl Validator {
                         }
                         _ => {}
                     }
-                    if !*biases && (wide || float) {
+                    if !*biases && (wide || float || word) {
                         self.problem(
                             format!("{at}.biases"),
                             "only an Affine with i8 weights can leave its biases out (`biases: false`)",
                         );
                     }
-                    if *sparse && (wide || float) {
+                    if *sparse && (wide || float || word) {
                         self.problem(format!("{at}.sparse"), "sparse input is only supported for i8 weights");
                     } else if *sparse && slice.is_some_and(|s| s.source != Source::Transformer) {
                         self.problem(
@@ -659,6 +660,8 @@ impl Validator {
                             LayerKind::FloatAffine { order: sum.unwrap_or(schema::SumOrder::Sequential) }
                         } else if wide {
                             LayerKind::WideAffine { divisor: *divisor }
+                        } else if word {
+                            LayerKind::I32Affine
                         } else {
                             LayerKind::Affine {
                                 padded_inputs: len.div_ceil(AFFINE_PADDING).saturating_mul(AFFINE_PADDING),
@@ -803,6 +806,10 @@ impl Validator {
                             ),
                         );
                     }
+                    let output_type = self.one_type(&at, name, &slices, &layers).unwrap_or(ValueType::F32);
+                    if op == ElementwiseOp::Multiply && output_type != ValueType::F32 {
+                        self.problem(format!("{at}.inputs"), format!("`{name}` multiplies f32 values only"));
+                    }
                     let len = slices.first().map_or(0, |s| s.len);
                     Layer {
                         name: name.to_owned(),
@@ -810,7 +817,7 @@ impl Validator {
                         inputs: slices,
                         input_dimensions: len,
                         output_dimensions: len,
-                        output_type: ValueType::F32,
+                        output_type,
                     }
                 }
                 LayerSpec::Concat { inputs, .. } => {
@@ -824,6 +831,7 @@ impl Validator {
                             self.input(&format!("{at}.inputs[{j}]"), s, &layers, transformer_outputs, Reader::Concat)
                         })
                         .collect();
+                    let output_type = self.one_type(&at, name, &slices, &layers).unwrap_or(ValueType::U8);
                     let len = slices.iter().fold(0usize, |sum, s| sum.saturating_add(s.len));
                     Layer {
                         name: name.to_owned(),
@@ -831,7 +839,53 @@ impl Validator {
                         inputs: slices,
                         input_dimensions: len,
                         output_dimensions: len,
-                        output_type: ValueType::U8,
+                        output_type,
+                    }
+                }
+                LayerSpec::Clamp { input, .. }
+                | LayerSpec::ShiftRight { input, .. }
+                | LayerSpec::ShiftLeft { input, .. }
+                | LayerSpec::Square { input, .. }
+                | LayerSpec::Bias { input, .. } => {
+                    let kind = match *spec {
+                        LayerSpec::Clamp { min, max, .. } => {
+                            if min > max {
+                                self.problem(format!("{at}.min"), format!("min {min} is above max {max}"));
+                            }
+                            LayerKind::Integer { op: IntegerOp::Clamp { min, max } }
+                        }
+                        LayerSpec::ShiftRight { by, .. } | LayerSpec::ShiftLeft { by, .. } => {
+                            if by > 31 {
+                                self.problem(format!("{at}.by"), format!("an i32 is shifted by at most 31, not {by}"));
+                            }
+                            let op = if matches!(spec, LayerSpec::ShiftRight { .. }) {
+                                IntegerOp::ShiftRight(by.min(31))
+                            } else {
+                                IntegerOp::ShiftLeft(by.min(31))
+                            };
+                            LayerKind::Integer { op }
+                        }
+                        LayerSpec::Square { .. } => LayerKind::Integer { op: IntegerOp::Square },
+                        _ => {
+                            if !self.bullet {
+                                self.problem(
+                                    at.clone(),
+                                    "`Bias` has biases of its own, which only bullet-format files hold",
+                                );
+                            }
+                            LayerKind::Bias
+                        }
+                    };
+                    let reader = Reader::Integer(kind_name(&kind));
+                    let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, reader);
+                    let len = slice.map_or(0, |s| s.len);
+                    Layer {
+                        name: name.to_owned(),
+                        kind,
+                        inputs: slice.into_iter().collect(),
+                        input_dimensions: len,
+                        output_dimensions: len,
+                        output_type: ValueType::I32,
                     }
                 }
             };
@@ -841,6 +895,37 @@ impl Validator {
             layers.push(layer);
         }
         layers
+    }
+
+    /// The one type of the values of several slices (a layer joining them
+    /// value by value or one after the other); a problem if they differ.
+    fn one_type(&mut self, at: &str, name: &str, slices: &[Slice], layers: &[Layer]) -> Option<ValueType> {
+        let types: Vec<ValueType> = slices
+            .iter()
+            .map(|s| match s.source {
+                Source::Transformer => self.transformer_type,
+                Source::Layer(i) => layers[i].output_type,
+            })
+            .collect();
+        let first = *types.first()?;
+        if let Some(j) = types.iter().position(|&t| t != first) {
+            let (producer, source) = match slices[j].source {
+                Source::Transformer => ("`transformer`".to_owned(), "transformer"),
+                Source::Layer(i) => {
+                    (format!("`{}` ({})", layers[i].name, kind_name(&layers[i].kind)), layers[i].name.as_str())
+                }
+            };
+            let mut message = format!(
+                "{producer} produces {} values, but the first input of `{name}` holds {} values: its inputs hold one type",
+                type_name(types[j]),
+                type_name(first)
+            );
+            if (first, types[j]) == (ValueType::U8, ValueType::I32) {
+                message += &format!(": activate them first, e.g. `ClippedReLU(name: \"ac\", input: \"{source}\")`");
+            }
+            self.problem(format!("{at}.inputs[{j}]"), message);
+        }
+        Some(first)
     }
 
     /// Resolves a reference such as `fc_0`, `fc_0[0..15]` or `fc_0[15]`
@@ -904,7 +989,8 @@ impl Validator {
                 Source::Layer(i) => Some(&layers[i].kind),
             };
             let producer = match kind {
-                None => "`transformer` (`output: Accumulators`)".to_owned(),
+                None if ty == ValueType::I16 => "`transformer` (`output: Accumulators`)".to_owned(),
+                None => "`transformer`".to_owned(),
                 Some(kind) => format!("`{name}` ({})", kind_name(kind)),
             };
             let mut message = format!("{producer} produces {} values, but {}", type_name(ty), reader.describe());
@@ -942,7 +1028,13 @@ impl Validator {
             None => None,
         };
         let rescale = spec.rescale.map(|r| Rescale { multiply: r.multiply, divide: r.divide, width: r.width });
-        Some(Output { value: value?, rescale, forward, scale: spec.scale, eval: spec.eval })
+        if let Some(b) = spec.clamp
+            && b.min > b.max
+        {
+            self.problem("output.clamp", format!("min {} is above max {}", b.min, b.max));
+        }
+        let clamp = spec.clamp.map(|b| (b.min, b.max));
+        Some(Output { value: value?, rescale, forward, scale: spec.scale, eval: spec.eval, clamp })
     }
 
     /// Resolves a sum of values of affine layers: `a`, or `a + b - c` (the
@@ -1015,7 +1107,7 @@ impl Validator {
         stacks: usize,
         layers: &[Layer],
     ) -> FileFormat {
-        let (tensors, pad_to, compression) = match &file.format {
+        let (tensors, pad_to, compression, header) = match &file.format {
             schema::FileFormat::Stockfish => {
                 if file.version.is_none() {
                     self.problem(
@@ -1031,7 +1123,9 @@ impl Validator {
                 }
                 return FileFormat::Stockfish;
             }
-            schema::FileFormat::Bullet { tensors, pad_to, compression } => (tensors, *pad_to, *compression),
+            schema::FileFormat::Bullet { tensors, pad_to, compression, header } => {
+                (tensors, *pad_to, *compression, *header)
+            }
         };
         if file.version.is_some() {
             self.problem("file.version", "a bullet file has no header: remove the version");
@@ -1041,6 +1135,25 @@ impl Validator {
         }
         if spec.psqt_buckets != 0 {
             self.problem("transformer.psqt_buckets", "a bullet file has no PSQT weights: use 0");
+        }
+        if header.is_some() {
+            let buckets = features.iter().find_map(|f| f.layout.as_ref()).map_or(1, |l| l.buckets);
+            let fields = [
+                ("transformer.dimensions", "hidden size", transformer.dimensions, usize::from(u16::MAX)),
+                ("features", "king buckets", buckets, 127),
+                ("layer_stacks.count", "output buckets", stacks, usize::from(u8::MAX)),
+            ];
+            for (path, what, value, most) in fields {
+                if value > most {
+                    self.problem(path, format!("a CBNF header holds at most {most} {what}, not {value}"));
+                }
+            }
+        }
+        if header.is_some() && compression != schema::Compression::None {
+            self.problem(
+                "file.format.compression",
+                "the CBNF header's flag says whether the rest of the file is zstd-compressed: remove `compression`",
+            );
         }
         if !(1..=4096).contains(&pad_to) {
             self.problem("file.format.pad_to", format!("pad_to {pad_to} must lie in 1..=4096"));
@@ -1166,6 +1279,7 @@ impl Validator {
                 Param::Weights(j) => {
                     let allowed: &[IntType] = match layers[j].kind {
                         LayerKind::WideAffine { .. } => &[IntType::I8, IntType::I16],
+                        LayerKind::I32Affine => &[IntType::I8, IntType::I16, IntType::I32],
                         LayerKind::FloatAffine { .. } => &[IntType::F32],
                         _ => &[IntType::I8],
                     };
@@ -1255,7 +1369,7 @@ impl Validator {
                 );
             }
         }
-        FileFormat::Bullet { tensors: resolved, pad_to, compression }
+        FileFormat::Bullet { tensors: resolved, pad_to, compression, header }
     }
 
     /// Reports layers nothing reads; only when everything else is right, as
@@ -1315,7 +1429,12 @@ fn layer_name(spec: &LayerSpec) -> &str {
         | LayerSpec::Add { name, .. }
         | LayerSpec::ClippedReLU { name, .. }
         | LayerSpec::SqrClippedReLU { name, .. }
-        | LayerSpec::Concat { name, .. } => name,
+        | LayerSpec::Concat { name, .. }
+        | LayerSpec::Clamp { name, .. }
+        | LayerSpec::ShiftRight { name, .. }
+        | LayerSpec::ShiftLeft { name, .. }
+        | LayerSpec::Square { name, .. }
+        | LayerSpec::Bias { name, .. } => name,
     }
 }
 
@@ -1345,6 +1464,12 @@ fn kind_name(kind: &LayerKind) -> &'static str {
         LayerKind::ClippedReLU { .. } => "ClippedReLU",
         LayerKind::SqrClippedReLU { .. } => "SqrClippedReLU",
         LayerKind::Concat => "Concat",
+        LayerKind::Integer { op: IntegerOp::Clamp { .. } } => "Clamp",
+        LayerKind::Integer { op: IntegerOp::ShiftRight(_) } => "ShiftRight",
+        LayerKind::Integer { op: IntegerOp::ShiftLeft(_) } => "ShiftLeft",
+        LayerKind::Integer { op: IntegerOp::Square } => "Square",
+        LayerKind::Bias => "Bias",
+        LayerKind::I32Affine => "Affine with i32 weights",
     }
 }
 
@@ -1365,6 +1490,8 @@ enum Reader {
         squared: bool,
     },
     Concat,
+    /// Clamp, ShiftRight, ShiftLeft, Square and Bias (its name).
+    Integer(&'static str),
     /// `output.value` and `output.forward.input`.
     Output,
 }
@@ -1373,13 +1500,13 @@ impl Reader {
     fn accepted(self) -> &'static [ValueType] {
         match self {
             Reader::Affine(IntType::I16) => &[ValueType::U8, ValueType::I32],
-            Reader::Affine(IntType::F32)
-            | Reader::CReLU
-            | Reader::ToInt
-            | Reader::HardSwish
-            | Reader::Multiply
-            | Reader::Add => &[ValueType::F32],
-            Reader::Affine(_) | Reader::Concat => &[ValueType::U8],
+            Reader::Affine(IntType::I32) | Reader::Integer(_) => &[ValueType::I32],
+            Reader::Affine(IntType::F32) | Reader::CReLU | Reader::ToInt | Reader::HardSwish | Reader::Multiply => {
+                &[ValueType::F32]
+            }
+            Reader::Add => &[ValueType::F32, ValueType::I32],
+            Reader::Concat => &[ValueType::U8, ValueType::I32],
+            Reader::Affine(_) => &[ValueType::U8],
             Reader::SCReLU | Reader::ToFloat => &[ValueType::U8, ValueType::I16, ValueType::I32],
             Reader::ClippedReLU { .. } | Reader::Dequantize | Reader::Output => &[ValueType::I32],
         }
@@ -1390,6 +1517,7 @@ impl Reader {
         let what = match self {
             Reader::Affine(IntType::I16) => "an Affine with i16 weights",
             Reader::Affine(IntType::F32) => "an Affine with f32 weights",
+            Reader::Affine(IntType::I32) => "an Affine with i32 weights",
             Reader::Affine(_) => "an Affine with i8 weights",
             Reader::SCReLU => "SCReLU",
             Reader::ToFloat => "ToFloat",
@@ -1402,6 +1530,7 @@ impl Reader {
             Reader::ClippedReLU { squared: false } => "ClippedReLU",
             Reader::ClippedReLU { squared: true } => "SqrClippedReLU",
             Reader::Concat => "Concat",
+            Reader::Integer(name) => name,
             Reader::Output => "the output",
         };
         let types: Vec<&str> = self.accepted().iter().map(|&t| type_name(t)).collect();
@@ -1430,9 +1559,6 @@ impl Reader {
                 _,
             ) if integer => {
                 format!("turn them into f32 first, e.g. `ToFloat(name: \"{source}_f\", input: \"{source}\", divisor: 1.0)`")
-            }
-            (Reader::Concat, ValueType::I32) => {
-                format!("activate them first, e.g. `ClippedReLU(name: \"ac\", input: \"{source}\")`")
             }
             (Reader::ClippedReLU { .. }, ValueType::U8) => "it clamps the i32 sums of an Affine layer".to_owned(),
             _ => return None,

@@ -41,8 +41,9 @@ impl LayerGen for Concat {
                     let source = step.slice(slice);
                     quote! { #name[#from..#to].copy_from_slice(#source); }
                 });
+                let zero = if layer.output_type == ValueType::I32 { quote!(0i32) } else { quote!(0u8) };
                 quote! {
-                    let mut #name = [0u8; #n];
+                    let mut #name = [#zero; #n];
                     #(#copies)*
                 }
             }

@@ -10,6 +10,7 @@
 //! in [`of`].
 
 mod affine;
+mod bias;
 mod clipped_relu;
 mod common;
 mod concat;
@@ -18,6 +19,8 @@ mod dequantize;
 mod elementwise;
 mod float_affine;
 mod hard_swish;
+mod i32_affine;
+mod integer;
 pub(crate) mod packed;
 mod screlu;
 mod sqr_clipped_relu;
@@ -44,6 +47,9 @@ pub(crate) fn of(kind: LayerKind) -> Box<dyn LayerGen> {
         LayerKind::ClippedReLU { shift, max } => Box::new(clipped_relu::ClippedReLU { shift, max }),
         LayerKind::SqrClippedReLU { shift, max } => Box::new(sqr_clipped_relu::SqrClippedReLU { shift, max }),
         LayerKind::Concat => Box::new(concat::Concat),
+        LayerKind::Integer { op } => Box::new(integer::Integer { op }),
+        LayerKind::Bias => Box::new(bias::Bias),
+        LayerKind::I32Affine => Box::new(i32_affine::I32Affine),
     }
 }
 

@@ -33,6 +33,13 @@ pub(super) fn methods(arch: &Arch) -> TokenStream {
         EvalRule::SumThenDivide => format!("`(psqt + positional) / {}`", arch.output.scale),
         EvalRule::DivideThenSum => format!("`psqt / {0} + positional / {0}`", arch.output.scale),
     };
+    let (value, value_doc) = match arch.output.clamp {
+        None => (value, value_doc),
+        Some((min, max)) => {
+            let (low, high) = (i32(min), i32(max));
+            (quote!((#value).clamp(#low, #high)), format!("{value_doc} clamped to `{min}..={max}`"))
+        }
+    };
     let value_doc = format!(" What Stockfish's NNUE entry point returns for this architecture: {value_doc}.");
     let positional = positional(arch);
     let buckets_positional = buckets_positional(arch);

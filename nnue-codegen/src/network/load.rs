@@ -68,7 +68,42 @@ pub(super) fn methods(arch: &Arch) -> TokenStream {
 /// streamed from disk), its decoded size checked as it ends.
 fn bullet(arch: &Arch) -> TokenStream {
     let rt = runtime();
-    let FileFormat::Bullet { compression, .. } = arch.format else { unreachable!("a bullet architecture") };
+    let FileFormat::Bullet { compression, header, .. } = arch.format else { unreachable!("a bullet architecture") };
+    if header.is_some() {
+        return quote! {
+            /// Loads a net file from memory as `options` say. Checks its
+            /// CBNF header against the architecture, then reads every
+            /// tensor after it: as they are (the file must be `FILE_BYTES`
+            /// long), or decoded as they are read when the header's flag
+            /// says they are zstd-compressed (they must decode to
+            /// `FILE_BYTES` less the header). Proves that no integer can
+            /// overflow (an error if one can, unless `options` allow it),
+            /// and lays the weights out for the backend.
+            pub fn from_bytes_with(bytes: &[u8], options: #rt::LoadOptions) -> ::core::result::Result<Self, #rt::LoadError> {
+                let backend = #rt::Backend::new(options.backend_isa()?)?;
+                let (zstd, tensors) = HEADER.read(bytes, NAME)?;
+                let tensor_bytes = FILE_BYTES - #rt::format::cbnf::BYTES;
+                let reader = if zstd {
+                    #rt::format::bullet::BulletReader::zstd(tensors, NAME, tensor_bytes)?
+                } else if bytes.len() != FILE_BYTES {
+                    return ::core::result::Result::Err(#rt::LoadError::Size { arch: NAME, expected: FILE_BYTES, actual: bytes.len() });
+                } else {
+                    #rt::format::bullet::BulletReader::new(tensors, NAME, tensor_bytes)?
+                };
+                let (transformer, stacks) = read_bullet(reader)?;
+                Self::assemble(backend, ::std::string::String::new(), transformer, stacks, options)
+            }
+
+            /// Loads a net file from disk as `options` say (see
+            /// [`Self::from_bytes_with`]).
+            pub fn from_file_with(
+                path: impl ::core::convert::AsRef<::std::path::Path>,
+                options: #rt::LoadOptions,
+            ) -> ::core::result::Result<Self, #rt::LoadError> {
+                Self::from_bytes_with(&#rt::read_file(path.as_ref())?, options)
+            }
+        };
+    }
     match compression {
         Compression::None => quote! {
             /// Loads a net file from memory as `options` say. Checks the

@@ -240,6 +240,82 @@ pub fn sqr_clipped_relu(input: &[Interval], shift: u32, max: i64) -> Vec<Interva
         .collect()
 }
 
+/// `clamp(x, min, max)` of each input.
+pub fn clamp(input: &[Interval], min: i64, max: i64) -> Vec<Interval> {
+    input.iter().map(|x| Interval::new(x.min.clamp(min, max), x.max.clamp(min, max))).collect()
+}
+
+/// `x >> by` of each input (arithmetic: a monotone function).
+pub fn shift_right(input: &[Interval], by: u32) -> Vec<Interval> {
+    input.iter().map(|x| Interval::new(x.min >> by, x.max >> by)).collect()
+}
+
+/// `x << by` of each input, wrapping in i32 as every backend does: records
+/// `{name} outputs` (wrapping).
+pub fn shift_left(proof: &mut OverflowProof, name: &str, stack: usize, input: &[Interval], by: u32) -> Vec<Interval> {
+    wrapped(proof, name, stack, input.iter().map(|x| x.scale(1 << by)))
+}
+
+/// `x * x` of each input, wrapping in i32 as every backend does: records
+/// `{name} outputs` (wrapping).
+pub fn square(proof: &mut OverflowProof, name: &str, stack: usize, input: &[Interval]) -> Vec<Interval> {
+    let f = |x: i64| x.saturating_mul(x);
+    let squares = input.iter().map(|x| {
+        let low = if x.min <= 0 && x.max >= 0 { 0 } else { f(x.min).min(f(x.max)) };
+        Interval::new(low, f(x.min).max(f(x.max)))
+    });
+    wrapped(proof, name, stack, squares)
+}
+
+/// `a + b` of two inputs value by value, wrapping in i32: records `{name}
+/// outputs` (wrapping).
+pub fn add(proof: &mut OverflowProof, name: &str, stack: usize, a: &[Interval], b: &[Interval]) -> Vec<Interval> {
+    wrapped(proof, name, stack, a.iter().zip(b).map(|(&x, &y)| x + y))
+}
+
+/// `x + bias` of each input, wrapping in i32: records `{name} outputs`
+/// (wrapping).
+pub fn bias(proof: &mut OverflowProof, name: &str, stack: usize, biases: &[i32], input: &[Interval]) -> Vec<Interval> {
+    wrapped(proof, name, stack, input.iter().zip(biases).map(|(&x, &b)| x + Interval::point(i64::from(b))))
+}
+
+/// An i32-weight layer's outputs `biases[o] + sum_i weights[o][i] *
+/// input[i]` (rows of `inputs` weights), wrapping in i32 as every backend
+/// computes them ([`crate::params::I32Affine::propagate`]): records
+/// `{name} outputs` (wrapping).
+pub fn i32_affine(
+    proof: &mut OverflowProof,
+    name: &str,
+    stack: usize,
+    biases: &[i32],
+    weights: &[i32],
+    inputs: usize,
+    input: &[Interval],
+) -> Vec<Interval> {
+    let sums = biases.iter().zip(weights.chunks_exact(inputs)).map(|(&bias, row)| {
+        row.iter().zip(input).fold(Interval::point(i64::from(bias)), |acc, (&w, &x)| acc + x.scale(i64::from(w)))
+    });
+    wrapped(proof, name, stack, sums)
+}
+
+/// Records each value as `{name} outputs` (wrapping) and returns them as
+/// held in i32.
+fn wrapped(
+    proof: &mut OverflowProof,
+    name: &str,
+    stack: usize,
+    values: impl Iterator<Item = Interval>,
+) -> Vec<Interval> {
+    let label = format!("{name} outputs");
+    values
+        .enumerate()
+        .map(|(o, value)| {
+            proof.record_wrapping(&label, value, || format!("layer stack {stack}, output {o}"));
+            value.held_in(Int::I32)
+        })
+        .collect()
+}
+
 /// The sum of several outputs of affine layers, each added or (`true`)
 /// subtracted, in i32. Records `stack value`.
 pub fn value_sum(proof: &mut OverflowProof, stack: usize, terms: &[(Interval, bool)]) -> Interval {

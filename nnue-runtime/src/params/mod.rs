@@ -7,17 +7,21 @@
 //! them is in [`crate::scalar`].
 
 mod affine;
+mod bias;
 mod dequantize;
 mod feature_rows;
 mod float_affine;
+mod i32_affine;
 mod threat_transformer;
 mod transformer;
 mod wide_affine;
 
 pub use affine::Affine;
+pub use bias::Bias;
 pub use dequantize::Dequantize;
 pub use feature_rows::FeatureRows;
 pub use float_affine::FloatAffine;
+pub use i32_affine::I32Affine;
 pub use threat_transformer::ThreatTransformer;
 pub use transformer::Transformer;
 pub use wide_affine::WideAffine;

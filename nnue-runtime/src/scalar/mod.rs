@@ -3,7 +3,8 @@
 //! stage are functions; the layers' forward passes are methods of their
 //! parameters ([`crate::params`]): `Affine::propagate`,
 //! `WideAffine::propagate` and `finish`, `FloatAffine::propagate` and
-//! `Dequantize::propagate` (which every backend runs), `Transformer::accumulate`, `add` and `remove`,
+//! `Dequantize::propagate`, `Bias::propagate` and `I32Affine::propagate`
+//! (which every backend runs), `Transformer::accumulate`, `add` and `remove`,
 //! `ThreatTransformer::psqt` and `threat_psqt`.
 
 mod activation;
@@ -11,10 +12,13 @@ mod affine;
 mod dequantize;
 mod elementwise;
 mod float_affine;
+mod i32_affine;
+mod integer;
 mod threat_transformer;
 mod transformer;
 mod wide_affine;
 
 pub use activation::{clipped_relu, crelu_f32, hard_swish, screlu, sqr_clipped_relu, to_float, to_int};
 pub use elementwise::{add, multiply};
+pub use integer::{add_wrapping, clamp, shift_left, shift_right, square};
 pub use transformer::{i16_values, join_halves, transform_accumulators, transform_clip, transform_pairwise};

@@ -1,0 +1,3 @@
+nnue::nnue!(include "cbnf_header_with_compression.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "i32_weights_read_bytes.ron");
+
+fn main() {}

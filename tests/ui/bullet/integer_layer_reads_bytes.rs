@@ -1,0 +1,3 @@
+nnue::nnue!(include "integer_layer_reads_bytes.ron");
+
+fn main() {}

@@ -1,0 +1,3 @@
+nnue::nnue!(include "shift_past_31.ron");
+
+fn main() {}
