@@ -291,7 +291,7 @@ fn expand_equals_the_snapshots() {
         );
         count += 1;
     }
-    assert_eq!(count, 18);
+    assert_eq!(count, 19);
     let err = error_line(&nnue(&["expand", archs.join("sfnnv9.ron").to_str().unwrap(), "--isa", "sse9"]));
     assert!(err.contains("no backend `sse9`"), "{err}");
     let bad = temp("bad.ron", b"(\n  name: \"x\",\n  bogus: 1,\n)\n");

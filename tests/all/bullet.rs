@@ -8,7 +8,7 @@
 use crate::support::{self, board, repo};
 use nnue::runtime::{AnyNetwork, ArchEntry, LoadError, LoadOptions};
 
-use crate::archs::{akimbo, obsidian, reckless_v30, reckless_v60, viridithas};
+use crate::archs::{akimbo, obsidian, reckless_v30, reckless_v60, stormphrax, viridithas};
 
 /// `(fen, output)` rows of a bullet reference file (no header line).
 fn reference(file: &str) -> Vec<(String, i32)> {
@@ -135,6 +135,40 @@ fn viridithas_generated() {
         Err(LoadError::DecompressedSize { expected, actual, .. }) if expected == raw.len() && actual == raw.len() - 64
     ));
     assert!(matches!(viridithas::Network::from_bytes(&raw), Err(LoadError::Decompress { .. })));
+}
+
+/// Stormphrax's architecture (2402cae) on a net generated in its format by
+/// `tools/netgen/stormphrax.py` (CBNF header, tensors uncompressed), against
+/// Stormphrax's own `raweval` of it: merged-king piece squares, pawn pairs
+/// and threats, an all-integer tail with a clipped and a squared half and a
+/// skip over L2, the result within +-24999. Also with the tensors
+/// zstd-compressed behind the header's flag, as a release net may be; and
+/// a header that does not match is a typed error naming the field.
+#[test]
+fn stormphrax_generated() {
+    let name = "stormphrax-generated.nnue";
+    let raw = support::bytes(&support::net(name));
+    assert_eq!(raw.len(), stormphrax::FILE_BYTES);
+    check_bytes(stormphrax::ENTRY, name, &raw, "stormphrax-generated.tsv");
+    let mut compressed = raw[..64].to_vec();
+    compressed[6] |= 0x1;
+    compressed.extend(nnue::__private::format::bullet::zstd_compress(&raw[64..]));
+    let plain = stormphrax::Network::from_bytes(&raw).unwrap();
+    let zstd = stormphrax::Network::from_bytes(&compressed).unwrap();
+    for (fen, _) in reference("stormphrax-generated.tsv").iter().take(50) {
+        let board = board(fen);
+        assert_eq!(zstd.evaluate_board(&board), plain.evaluate_board(&board), "{fen}");
+    }
+    let mut other = raw.clone();
+    other[14] = 16; // output buckets
+    assert!(matches!(
+        stormphrax::Network::from_bytes(&other),
+        Err(LoadError::Header { offset: 14, ref found, ref expected, .. }) if found == "0x10" && expected == "0x08"
+    ));
+    assert!(matches!(
+        stormphrax::Network::from_bytes(&raw[..raw.len() - 1]),
+        Err(LoadError::Size { expected, actual, .. }) if expected == raw.len() && actual == raw.len() - 1
+    ));
 }
 
 /// A bullet file has no header: its size is what identifies it, and a file

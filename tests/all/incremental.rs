@@ -248,6 +248,21 @@ fn viridithas_generated_net() {
     }
 }
 
+/// Stormphrax's architecture on the net generated in its format
+/// (`tools/netgen/stormphrax.py`, behind its CBNF header): merged-king
+/// piece squares, pawn pairs and threats through the stack.
+#[test]
+fn stormphrax_generated_net() {
+    use stormphrax::stormphrax as arch;
+    let bytes = support::bytes(&support::net("stormphrax-generated.nnue"));
+    for isa in support::isas() {
+        let net = arch::Network::from_bytes_with_isa(&bytes, isa).unwrap();
+        let what = format!("stormphrax-generated.nnue, {isa}");
+        random_walk(&net, steps(), 3 + isa as u64, &what).assert_all_seen(&what);
+        check_refresh_cache(&net, 2_000, 13 + isa as u64, &what);
+    }
+}
+
 /// Obsidian's bullet net (in the repository's test data): king buckets with
 /// mirroring through the stack and the refresh cache.
 #[test]
