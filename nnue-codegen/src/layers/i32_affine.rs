@@ -48,17 +48,9 @@ impl LayerGen for I32Affine {
 
     fn prove(&self, at: &At) -> TokenStream {
         let (rt, name, label) = (runtime(), at.name(), &at.layer.name);
-        let (input, inputs) = (at.input_ranges(), int(at.layer.input_dimensions));
+        let input = at.input_ranges();
         quote! {
-            let #name = #rt::overflow::layers::i32_affine(
-                proof,
-                #label,
-                stack,
-                &self.#name.biases[..],
-                &self.#name.weights,
-                #inputs,
-                #input,
-            );
+            let #name = #rt::overflow::layers::i32_affine(proof, #label, stack, &self.#name.biases, &self.#name.weights, #input);
         }
     }
 }

@@ -279,21 +279,20 @@ pub fn bias(proof: &mut OverflowProof, name: &str, stack: usize, biases: &[i32],
     wrapped(proof, name, stack, input.iter().zip(biases).map(|(&x, &b)| x + Interval::point(i64::from(b))))
 }
 
-/// An i32-weight layer's outputs `biases[o] + sum_i weights[o][i] *
-/// input[i]` (rows of `inputs` weights), wrapping in i32 as every backend
-/// computes them ([`crate::params::I32Affine::propagate`]): records
+/// An i32-weight layer's outputs `biases[o] + sum_i weights[i][o] *
+/// input[i]` (for each input its weight to every output), wrapping in i32
+/// as every backend computes them ([`crate::params::I32Affine`]): records
 /// `{name} outputs` (wrapping).
-pub fn i32_affine(
+pub fn i32_affine<const OUT: usize>(
     proof: &mut OverflowProof,
     name: &str,
     stack: usize,
-    biases: &[i32],
-    weights: &[i32],
-    inputs: usize,
+    biases: &[i32; OUT],
+    weights: &[[i32; OUT]],
     input: &[Interval],
 ) -> Vec<Interval> {
-    let sums = biases.iter().zip(weights.chunks_exact(inputs)).map(|(&bias, row)| {
-        row.iter().zip(input).fold(Interval::point(i64::from(bias)), |acc, (&w, &x)| acc + x.scale(i64::from(w)))
+    let sums = biases.iter().enumerate().map(|(o, &bias)| {
+        weights.iter().zip(input).fold(Interval::point(i64::from(bias)), |acc, (w, &x)| acc + x.scale(i64::from(w[o])))
     });
     wrapped(proof, name, stack, sums)
 }

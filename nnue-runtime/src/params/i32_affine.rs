@@ -6,8 +6,11 @@
 /// The weights and biases of an i32 layer of `IN` inputs and `OUT` outputs.
 pub struct I32Affine<const IN: usize, const OUT: usize> {
     pub biases: Box<[i32; OUT]>,
-    /// `OUT` rows of `IN` weights.
-    pub weights: Box<[i32]>,
+    /// For each input, its weight to every output (input-major: the
+    /// forward pass adds one input's products to all the sums at once,
+    /// which vectorises across outputs without a horizontal sum per
+    /// output).
+    pub weights: Box<[[i32; OUT]]>,
 }
 
 impl<const IN: usize, const OUT: usize> I32Affine<IN, OUT> {
@@ -23,12 +26,12 @@ impl<const IN: usize, const OUT: usize> I32Affine<IN, OUT> {
     ) -> Self {
         let biases: Box<[i32; OUT]> =
             biases[stack * OUT..][..OUT].to_vec().into_boxed_slice().try_into().expect("OUT values");
-        let mut rows = vec![0i32; OUT * IN].into_boxed_slice();
-        for o in 0..OUT {
-            for i in 0..IN {
-                rows[o * IN + i] = weights[crate::format::bullet::weight_index(layout, stacks, OUT, IN, stack, o, i)];
+        let mut columns = vec![[0i32; OUT]; IN].into_boxed_slice();
+        for (i, column) in columns.iter_mut().enumerate() {
+            for (o, w) in column.iter_mut().enumerate() {
+                *w = weights[crate::format::bullet::weight_index(layout, stacks, OUT, IN, stack, o, i)];
             }
         }
-        I32Affine { biases, weights: rows }
+        I32Affine { biases, weights: columns }
     }
 }

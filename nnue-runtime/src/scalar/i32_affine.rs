@@ -8,9 +8,13 @@ impl<const IN: usize, const OUT: usize> I32Affine<IN, OUT> {
     /// `out[o] = bias[o] + sum_i weight[o][i] * input[i]`, wrapping.
     #[inline]
     pub fn propagate(&self, input: &[i32; IN], out: &mut [i32; OUT]) {
-        for ((o, &bias), row) in out.iter_mut().zip(self.biases.iter()).zip(self.weights.chunks_exact(IN)) {
-            *o = row.iter().zip(input).fold(bias, |sum, (&w, &x)| sum.wrapping_add(w.wrapping_mul(x)));
+        let mut sums = *self.biases;
+        for (column, &x) in self.weights.iter().zip(input) {
+            for (sum, &w) in sums.iter_mut().zip(column) {
+                *sum = sum.wrapping_add(w.wrapping_mul(x));
+            }
         }
+        *out = sums;
     }
 }
 
