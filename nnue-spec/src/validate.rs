@@ -683,15 +683,7 @@ impl Validator {
                             format!("max {max} must lie in 1..={MAX_SCRELU} (its square is an i32)"),
                         );
                     }
-                    let len = slice.map_or(0, |s| s.len);
-                    Layer {
-                        name: name.to_owned(),
-                        kind: LayerKind::SCReLU { max: *max },
-                        inputs: slice.into_iter().collect(),
-                        input_dimensions: len,
-                        output_dimensions: len,
-                        output_type: ValueType::I32,
-                    }
+                    same_count(name, LayerKind::SCReLU { max: *max }, slice, ValueType::I32)
                 }
                 LayerSpec::CReLU { input, max, .. }
                 | LayerSpec::ToFloat { input, divisor: max, .. }
@@ -722,15 +714,7 @@ impl Validator {
                             format!("{field} {max} must be a positive finite number"),
                         );
                     }
-                    let len = slice.map_or(0, |s| s.len);
-                    Layer {
-                        name: name.to_owned(),
-                        kind,
-                        inputs: slice.into_iter().collect(),
-                        input_dimensions: len,
-                        output_dimensions: len,
-                        output_type,
-                    }
+                    same_count(name, kind, slice, output_type)
                 }
                 LayerSpec::ClippedReLU { input, shift, max, .. }
                 | LayerSpec::SqrClippedReLU { input, shift, max, .. } => {
@@ -767,15 +751,7 @@ impl Validator {
                 LayerSpec::HardSwish { input, .. } => {
                     let slice =
                         self.input(&format!("{at}.input"), input, &layers, transformer_outputs, Reader::HardSwish);
-                    let len = slice.map_or(0, |s| s.len);
-                    Layer {
-                        name: name.to_owned(),
-                        kind: LayerKind::HardSwish,
-                        inputs: slice.into_iter().collect(),
-                        input_dimensions: len,
-                        output_dimensions: len,
-                        output_type: ValueType::F32,
-                    }
+                    same_count(name, LayerKind::HardSwish, slice, ValueType::F32)
                 }
                 LayerSpec::Multiply { inputs, .. } | LayerSpec::Add { inputs, .. } => {
                     let (op, reader) = match spec {
@@ -878,15 +854,7 @@ impl Validator {
                     };
                     let reader = Reader::Integer(kind_name(&kind));
                     let slice = self.input(&format!("{at}.input"), input, &layers, transformer_outputs, reader);
-                    let len = slice.map_or(0, |s| s.len);
-                    Layer {
-                        name: name.to_owned(),
-                        kind,
-                        inputs: slice.into_iter().collect(),
-                        input_dimensions: len,
-                        output_dimensions: len,
-                        output_type: ValueType::I32,
-                    }
+                    same_count(name, kind, slice, ValueType::I32)
                 }
             };
             self.broken.push(
@@ -1395,6 +1363,19 @@ impl Validator {
                 self.problem(format!("layers[{i}].name"), format!("layer `{}` is never used", layer.name));
             }
         }
+    }
+}
+
+/// A layer of one input whose output has as many values as it reads.
+fn same_count(name: &str, kind: LayerKind, slice: Option<Slice>, output_type: ValueType) -> Layer {
+    let len = slice.map_or(0, |s| s.len);
+    Layer {
+        name: name.to_owned(),
+        kind,
+        inputs: slice.into_iter().collect(),
+        input_dimensions: len,
+        output_dimensions: len,
+        output_type,
     }
 }
 

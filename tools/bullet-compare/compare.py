@@ -43,10 +43,24 @@ in the same directory: the net embedded with EVALFILE, harness/reckless_v60_refe
 src/nnue_reference.rs); its harness checks every timed move + eval against a full refresh
 before timing.
 
+Stormphrax (Ciekce/Stormphrax 2402cae, C++) and Viridithas (cosmobobak/viridithas 8bc0706,
+Rust) are timed as Reckless is, on generated nets in their formats (tools/fetch-nets.py
+stormphrax-generated / viridithas-generated) and on tests/reference/timing_moves.tsv: `nnue bench
+--ops eval,move` against harness/stormphrax_compare.cpp (copied in as src/nnue_compare.cpp and
+built by the engine's Makefile, `make <type>`, with SOURCES and EXE overridden on make's command
+line so that it replaces src/main.cpp: no engine file is edited) and harness/viridithas_compare.rs
+(copied in as src/nnue_compare.rs; src/main.rs gets `mod nnue_compare;` and a branch calling it
+for the argument `nnuecompare`; built with `RUSTFLAGS="-C target-cpu=<cpu>" cargo build
+--release`). Each harness checks every timed move + eval against a full refresh before timing;
+besides the reference file's check, the harness's output on every position of the timing file
+must equal `nnue eval`'s (ours, the --isa given).
+
 Example:
   python3 tools/bullet-compare/compare.py --obsidian /path/to/Obsidian.git \\
       --akimbo /path/to/akimbo.git --rounds 5
   python3 tools/bullet-compare/compare.py --reckless /path/to/Reckless.git --isa avx512-vnni --rounds 7
+  python3 tools/bullet-compare/compare.py --stormphrax /path/to/Stormphrax.git --isa avx512-vnni --rounds 7
+  python3 tools/bullet-compare/compare.py --viridithas /path/to/viridithas.git --isa avx512-vnni --rounds 7
 """
 
 import argparse
@@ -101,6 +115,36 @@ ENGINES = {
         extra=["board"],
         moves=REPO / "tests" / "reference" / "timing_moves.tsv",
     ),
+    "stormphrax": dict(
+        title="Stormphrax",
+        net="stormphrax-generated",
+        arch="archs/bullet/stormphrax.ron",
+        commit="2402cae",
+        harness="stormphrax_compare.cpp",
+        ops=["eval", "move"],
+        # Timed by the harness alone: Position::applyMove with the engine's NullObserver.
+        extra=["board"],
+        extra_text={"board": "applyMove alone (NullObserver), no network"},
+        moves=REPO / "tests" / "reference" / "timing_moves.tsv",
+        generated=True,
+        cross=True,
+    ),
+    "viridithas": dict(
+        title="Viridithas",
+        net="viridithas-generated",
+        arch="archs/bullet/viridithas.ron",
+        commit="8bc0706",
+        harness="viridithas_compare.rs",
+        ops=["eval", "move"],
+        # Timed by the harness alone: make_move + unmake_move, without force or evaluate.
+        extra=["board"],
+        extra_text={"board": "make_move + unmake_move alone (board and feature deltas; no accumulator "
+                             "or layer work)"},
+        moves=REPO / "tests" / "reference" / "timing_moves.tsv",
+        generated=True,
+        cross=True,
+        zstd=True,  # the engine and our --arch read the net zstd-compressed
+    ),
 }
 
 # Obsidian's Makefile: `make nopgo build=avx2` is its AVX2 build without PGO
@@ -119,6 +163,16 @@ AKIMBO_RUSTFLAGS = "-C target-cpu=native"
 RECKLESS_TARGET_CPU = "native"
 # Where tools/fetch-nets.py puts the generated Reckless net (not in this repository: 63 MB).
 RECKLESS_NET = Path.home() / ".cache" / "nnue" / "nets" / "reckless-v60-generated.nnue"
+# Stormphrax's Makefile: `make native` (its default goal: clang, -O3 -flto -march=native, plus
+# -DSP_FAST_PEXT where BMI2 is fast); `avx2-bmi2` is its AVX2 release build (-march=haswell
+# -mtune=znver3), `avx512` its AVX-512 one (-march=icelake-client). No PGO in its Makefile.
+STORMPHRAX_TYPE = "native"
+# Viridithas's README and Makefile: RUSTFLAGS="-C target-cpu=native" cargo build --release (its
+# release profile: fat LTO, one codegen unit, panic = abort); x86-64-v3 for its AVX2 code. On
+# x86-64 the target CPU must enable AVX2 (docs/bullet-engines/viridithas.md section 7).
+VIRIDITHAS_TARGET_CPU = "native"
+# Where tools/fetch-nets.py puts the generated Stormphrax and Viridithas nets (89 MB each).
+NETS_CACHE = Path.home() / ".cache" / "nnue" / "nets"
 
 OPS = ["refresh", "eval"]
 OUR_COLUMNS = {"refresh": "refresh", "eval": "eval, acc. ready", "move": "move + eval"}
@@ -389,19 +443,156 @@ def build_reckless(gitdir, commit, net, build_dir, target_cpu):
                        "panic = abort; no PGO), the tree `reckless-v60-reference.sh` builds")
 
 
+def fresh_tree(gitdir, full, root, keep=()):
+    """`git archive` of `full` into `root`, emptied first except for the names in `keep`."""
+    root.mkdir(parents=True, exist_ok=True)
+    for child in root.iterdir():
+        if child.name not in keep:
+            shutil.rmtree(child) if child.is_dir() and not child.is_symlink() else child.unlink()
+    archive = subprocess.run(["git", "--git-dir", str(gitdir), "archive", "--format=tar", full],
+                             stdout=subprocess.PIPE)
+    if archive.returncode != 0:
+        die(f"git archive {full} failed in {gitdir}")
+    subprocess.run(["tar", "-x", "-C", str(root)], input=archive.stdout, check=True)
+
+
+def build_stormphrax(gitdir, commit, net, build_dir, make_type):
+    """The engine's Makefile target `make_type` (default native) in
+    <build-dir>/stormphrax-<commit>-compare-<type>/ (a tree of its own: the reference script's
+    stormphrax-<commit>-<type>/ is left alone), with the harness copied in as
+    src/nnue_compare.cpp and SOURCES/EXE overridden on the command line so that it replaces
+    src/main.cpp. Rebuilt from a fresh tree when the stamp's key differs."""
+    full = resolve_commit(gitdir, commit)
+    root = Path(build_dir) / f"stormphrax-{full[:7]}-compare-{make_type}"
+    exe = root / "nnue_compare"
+    flags = f"make {make_type}"
+    stamp = root / "nnue_compare.stamp"
+    key = build_key("stormphrax", full, flags, net)
+    if exe.is_file() and stamp.is_file() and stamp.read_text().split()[0] == key:
+        log(f"[build] stormphrax {full[:7]}: cached ({exe})")
+    else:
+        for tool in ["clang", "clang++", "ld.lld", "make"]:
+            if not shutil.which(tool):
+                die(f"{tool} not found: Stormphrax's Makefile needs clang, clang++ and lld "
+                    "(Debian: apt-get install clang lld)")
+        log(f"[build] stormphrax {full[:7]}: extracting into {root}")
+        fresh_tree(gitdir, full, root)
+        shutil.copy(HARNESS / ENGINES["stormphrax"]["harness"], root / "src" / "nnue_compare.cpp")
+        sources = sorted(p.relative_to(root).as_posix() for p in (root / "src").rglob("*.cpp")
+                         if p.relative_to(root).as_posix() != "src/main.cpp")
+        if "src/nnue_compare.cpp" not in sources or not (root / "src" / "main.cpp").is_file():
+            die(f"{root}/src: not the expected tree")
+        cmd = ["make", "-j2", make_type, f"EVALFILE={net}", "EXE=nnue_compare", "SOURCES=" + " ".join(sources)]
+        log(f"[build] stormphrax: make -j2 {make_type} EVALFILE={net} EXE=nnue_compare SOURCES=<{len(sources)} "
+            f"files: src/**/*.cpp but src/main.cpp> (in {root})")
+        finish_build("stormphrax", root, exe, run(cmd, cwd=root), full, flags, net, "-")
+    log_text = (root / "build.log").read_text() if (root / "build.log").is_file() else ""
+    link = next((l for l in log_text.splitlines() if l.startswith("clang++ ") and "-o nnue_compare " in l), None)
+    if link:
+        # The link line without its object list: the flags every object was compiled with.
+        words = shlex.split(link)
+        link = " ".join(w for w in words if not w.endswith(".o"))
+    return exe, full, (f"`make -j2 {make_type} EVALFILE=<net> EXE=nnue_compare SOURCES=<src/**/*.cpp but "
+                       f"src/main.cpp>` (its Makefile and build.mk unedited; no PGO there), i.e. "
+                       f"`{link or '(see build.log)'} <objects>` "
+                       f"({tool_version(['clang++', '--version'])}); the net permuted for the target by "
+                       f"the build's own tmp/permute-{make_type} and embedded (INCBIN)")
+
+
+def zstd_net(net, build_dir):
+    """`zstd -q -3` of the raw net into the build directory (Viridithas and our --arch read the
+    net compressed), redone when the raw net is newer."""
+    out = Path(build_dir) / f"{net.name}.zst"
+    if not out.is_file() or out.stat().st_mtime < net.stat().st_mtime:
+        if not shutil.which("zstd"):
+            die("zstd not found (Debian: apt-get install zstd)")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        result = run(["zstd", "-q", "-3", "-f", str(net), "-o", str(out)])
+        if result.returncode != 0:
+            die(f"zstd failed: {result.stdout}")
+    return out
+
+
+def build_viridithas(gitdir, commit, net_zst, build_dir, target_cpu):
+    """`RUSTFLAGS="-C target-cpu=<cpu>" cargo build --release` in
+    <build-dir>/viridithas-<commit>-compare-<cpu>/ (target/ kept, cargo rebuilds what changed),
+    the net copied in as viridithas.nnue.zst (the file the engine embeds), the harness as
+    src/nnue_compare.rs, src/main.rs patched (`mod nnue_compare;`, the `nnuecompare` branch)."""
+    full = resolve_commit(gitdir, commit)
+    root = Path(build_dir) / f"viridithas-{full[:7]}-compare-{target_cpu}"
+    exe = root / "target" / "release" / "viridithas"
+    flags = f"-C target-cpu={target_cpu}"
+    stamp = root / "nnue_compare.stamp"
+    key = build_key("viridithas", full, flags, net_zst)
+    command = f'RUSTFLAGS="-C target-cpu={target_cpu}" cargo build --release'
+    if exe.is_file() and stamp.is_file() and stamp.read_text().split()[0] == key:
+        log(f"[build] viridithas {full[:7]}: cached ({exe})")
+    else:
+        if os.uname().machine == "x86_64":
+            cfg = run(["rustc", "--print", "cfg", "-C", f"target-cpu={target_cpu}"]).stdout.split()
+            if 'target_feature="avx2"' not in cfg:
+                die(f"target-cpu={target_cpu} does not enable AVX2: Viridithas's x86 code needs it "
+                    "(docs/bullet-engines/viridithas.md section 7)")
+        log(f"[build] viridithas {full[:7]}: extracting into {root}")
+        fresh_tree(gitdir, full, root, keep=("target",))
+        shutil.copy(net_zst, root / "viridithas.nnue.zst")
+        shutil.copy(HARNESS / ENGINES["viridithas"]["harness"], root / "src" / "nnue_compare.rs")
+        main = root / "src" / "main.rs"
+        text = main.read_text()
+        text, n1 = re.subn(r"^mod nnue;$", "mod nnue;\nmod nnue_compare; // tools/bullet-compare (nnue)", text,
+                           count=1, flags=re.M)
+        text, n2 = re.subn(r"^fn main\(\) -> anyhow::Result<\(\)> \{$",
+                           "\\g<0>\n    // tools/bullet-compare (nnue): the harness's entry point\n"
+                           "    if std::env::args().nth(1).as_deref() == Some(\"nnuecompare\") {\n"
+                           "        nnue_compare::run();\n        return Ok(());\n    }",
+                           text, count=1, flags=re.M)
+        if n1 != 1 or n2 != 1:
+            die(f"{main}: no `mod nnue;` or `fn main() -> anyhow::Result<()> {{` line to patch")
+        main.write_text(text)
+        log(f"[build] viridithas: {command} (in {root})")
+        env = dict(os.environ, RUSTFLAGS=f"-C target-cpu={target_cpu}")
+        env.pop("CARGO_TARGET_DIR", None)
+        out = run(["cargo", "build", "--release"], cwd=root, env=env)
+        finish_build("viridithas", root, exe, out, full, flags, net_zst, "-")
+    rustc = tool_version(["rustc", "--version"], cwd=root)
+    if target_cpu == "native":
+        host = re.search(r"currently (\S+?)\)", run(["rustc", "--print", "target-cpus"], cwd=root).stdout)
+        rustc += f"; native = {host.group(1) if host else 'unknown'} here"
+    return exe, full, (f"`{command}` ({rustc}; Viridithas's release profile: fat LTO, one codegen unit, "
+                       "panic = abort; default features: ruzstd decodes the net; no PGO)")
+
+
 def engine_cmd(engine, exe):
-    return [str(exe), {"akimbo": "nnuecompare", "reckless": "nnuereference"}[engine]] if engine != "obsidian" \
-        else [str(exe)]
+    word = {"akimbo": "nnuecompare", "reckless": "nnuereference", "viridithas": "nnuecompare"}.get(engine)
+    return [str(exe), word] if word else [str(exe)]
+
+
+def engine_run(engine, exe, core, args):
+    """Runs the engine harness pinned to `core`: the CompletedProcess. Viridithas gets a fresh
+    empty TMPDIR each time, so that it decompresses and permutes its embedded net itself
+    instead of mapping a `viridithas-shared-network-weights-*.bin` left by another build."""
+    cmd = ["taskset", "-c", str(core)] + engine_cmd(engine, exe) + [str(a) for a in args]
+    env, tmp = None, None
+    if engine == "viridithas":
+        tmp = Path(exe).parents[2] / "tmpdir"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir()
+        env = dict(os.environ, TMPDIR=str(tmp))
+    try:
+        out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    finally:
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
+    if out.returncode != 0:
+        die(f"{' '.join(cmd)} failed: {out.stderr.strip()[-2000:]}")
+    return out
 
 
 def check(engine, exe, core):
     """The engine's outputs over the reference file's FENs must equal its second column."""
     ref = REFERENCE / f"{ENGINES[engine]['net']}.tsv"
     rows = [l.split("\t") for l in ref.read_text().splitlines() if l.strip()]
-    out = subprocess.run(["taskset", "-c", str(core)] + engine_cmd(engine, exe) + ["dump", str(ref)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if out.returncode != 0:
-        die(f"{engine} dump failed: {out.stderr.strip()[-2000:]}")
+    out = engine_run(engine, exe, core, ["dump", ref])
     got = [l.split("\t") for l in out.stdout.splitlines() if l.strip()]
     if len(got) != len(rows):
         die(f"check: {len(got)} rows from {engine}, {len(rows)} in {ref}")
@@ -412,6 +603,41 @@ def check(engine, exe, core):
             log(f"  row {row} {fen}: {engine} {a}, reference {b}")
         die(f"check FAILED: {len(bad)} of {len(rows)} rows of {rel} differ from {engine}'s output; not timing")
     summary = f"{len(rows)}/{len(rows)} rows of `{rel}` equal the engine harness's output"
+    log(f"[check] {engine}: {summary}")
+    return summary
+
+
+def cross_check(engine, exe, core, nnue, net, arch, isa, positions, build_dir):
+    """The engine harness's output (`dump`) on every position of the timing file must equal
+    `nnue eval`'s with our --isa: both evaluate the same thing on the positions timed."""
+    if not Path(nnue).is_file():
+        return f"not run (no nnue binary at {nnue})"
+    rows = [l.split("\t")[0] for l in positions.read_text().splitlines() if l.strip() and not l.startswith("#")]
+    fens = Path(build_dir) / f"fens-{positions.stem}.txt"
+    fens.write_text("".join(f"{fen}\n" for fen in rows))
+    theirs = [l.split("\t") for l in engine_run(engine, exe, core, ["dump", positions]).stdout.splitlines()
+              if l.strip()]
+    cmd = [str(nnue), "eval", "--net", str(net), "--arch", str(REPO / arch), "--isa", isa, "--fens", str(fens)]
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if out.returncode != 0:
+        die(f"{' '.join(cmd)} failed: {out.stderr.strip()[-2000:]}")
+    lines = [l.split("\t") for l in out.stdout.splitlines() if l.strip()]
+    if not lines or "eval" not in lines[0] or "fen" not in lines[0]:
+        die(f"nnue eval printed no `fen` and `eval` columns: {out.stdout[:200]!r}")
+    col, fen_col = lines[0].index("eval"), lines[0].index("fen")
+    ours = [(l[fen_col], l[col]) for l in lines[1:]]
+    if not (len(theirs) == len(ours) == len(rows)):
+        die(f"cross-check: {len(theirs)} rows from {engine}, {len(ours)} from nnue eval, {len(rows)} positions")
+    bad = [(i + 1, fen, t[1], o[1]) for i, (fen, t, o) in enumerate(zip(rows, theirs, ours))
+           if t[0] != fen or o[0] != fen or t[1] != o[1]]
+    rel = positions.relative_to(REPO) if positions.is_relative_to(REPO) else positions
+    if bad:
+        for row, fen, a, b in bad[:10]:
+            log(f"  row {row} {fen}: {engine} {a}, nnue eval {b}")
+        die(f"cross-check FAILED: {len(bad)} of {len(rows)} positions of {rel}: {engine}'s output differs "
+            f"from `nnue eval --isa {isa}`; not timing")
+    summary = (f"{len(rows)}/{len(rows)} positions of `{rel}` (the timed ones): the engine harness's output "
+               f"equals `nnue eval --isa {isa}`")
     log(f"[check] {engine}: {summary}")
     return summary
 
@@ -432,10 +658,7 @@ def positions_file(args, engine, build_dir):
 
 def run_engine(engine, exe, core, positions, runs, ops):
     """The engine harness's bench: ({op: ns per position}, {op: positions timed per pass})."""
-    cmd = ["taskset", "-c", str(core)] + engine_cmd(engine, exe) + ["bench", str(positions), str(runs), ",".join(ops)]
-    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if out.returncode != 0:
-        die(f"{' '.join(cmd)} failed: {out.stderr.strip()}")
+    out = engine_run(engine, exe, core, ["bench", positions, runs, ",".join(ops)])
     result, counts = {}, {}
     for l in out.stdout.splitlines():
         f = l.split("\t")
@@ -485,6 +708,25 @@ def main():
     ap.add_argument("--reckless-net", default=str(RECKLESS_NET),
                     help="the generated net (default: where `tools/fetch-nets.py reckless-v60-generated` puts "
                          "it; its sha256 is checked against tools/nets.tsv)")
+    ap.add_argument("--stormphrax", help="a git directory (bare or a checkout) of Ciekce/Stormphrax")
+    ap.add_argument("--stormphrax-commit", default=ENGINES["stormphrax"]["commit"],
+                    help="(the harness is written for 2402cae)")
+    ap.add_argument("--stormphrax-type", default=STORMPHRAX_TYPE,
+                    help=f"the target of Stormphrax's Makefile (default {STORMPHRAX_TYPE}, its default goal: "
+                         "-march=native; avx2-bmi2 is its AVX2 release build, avx512 its AVX-512 one)")
+    ap.add_argument("--stormphrax-net", default=str(NETS_CACHE / "stormphrax-generated.nnue"),
+                    help="the generated net, uncompressed behind its CBNF header (default: where "
+                         "`tools/fetch-nets.py stormphrax-generated` puts it; sha256 checked against tools/nets.tsv)")
+    ap.add_argument("--viridithas", help="a git directory (bare or a checkout) of cosmobobak/viridithas")
+    ap.add_argument("--viridithas-commit", default=ENGINES["viridithas"]["commit"],
+                    help="(the harness is written for 8bc0706)")
+    ap.add_argument("--viridithas-target-cpu", default=VIRIDITHAS_TARGET_CPU,
+                    help=f'RUSTFLAGS="-C target-cpu=..." of Viridithas\'s build (default {VIRIDITHAS_TARGET_CPU}, '
+                         "as its README; x86-64-v3 for its AVX2 code; must enable AVX2)")
+    ap.add_argument("--viridithas-net", default=str(NETS_CACHE / "viridithas-generated.nnue"),
+                    help="the generated net, decoded (default: where `tools/fetch-nets.py viridithas-generated` "
+                         "puts it; sha256 checked against tools/nets.tsv); compressed here with `zstd -q -3` "
+                         "into the build directory for the engine and for ours")
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     ap.add_argument("--runs", type=int, default=21, help="timed passes per round and program (median; default 21)")
     ap.add_argument("--core", type=int, default=1, help="the core both programs are pinned to (default 1)")
@@ -503,7 +745,7 @@ def main():
 
     engines = [e for e in ENGINES if getattr(args, e)]
     if not engines:
-        die("give --obsidian, --akimbo and/or --reckless")
+        die("give --obsidian, --akimbo, --reckless, --stormphrax and/or --viridithas")
     nnue = Path(args.nnue)
     if not args.check_only and not nnue.is_file():
         die(f"no nnue binary at {nnue} (cargo build --release -p nnue-cli)")
@@ -536,10 +778,26 @@ def main():
     for engine in engines:
         cfg = ENGINES[engine]
         ops, extra = cfg.get("ops", OPS), cfg.get("extra", [])
-        net = NETS_DIR / f"{cfg['net']}.bin" if engine != "reckless" else Path(args.reckless_net).resolve()
+        if engine == "reckless" or cfg.get("generated"):
+            net = Path(getattr(args, f"{engine}_net")).resolve()
+            want = next((l.split("\t")[2] for l in (REPO / "tools" / "nets.tsv").read_text().splitlines()
+                         if l.startswith(f"{cfg['net']}.nnue\t")), None)
+            if not net.is_file() or sha256(net) != want:
+                die(f"{net}: absent or not sha256 {want} (python3 tools/fetch-nets.py --dest DIR {cfg['net']})")
+        else:
+            net = NETS_DIR / f"{cfg['net']}.bin"
+        raw_net = net
+        if cfg.get("zstd"):
+            net = zstd_net(net, args.build_dir)
         gitdir = git_dir(getattr(args, engine))
         one = None
-        if engine == "obsidian":
+        if engine == "stormphrax":
+            exe, full, how = build_stormphrax(gitdir, args.stormphrax_commit, net, args.build_dir,
+                                              args.stormphrax_type)
+        elif engine == "viridithas":
+            exe, full, how = build_viridithas(gitdir, args.viridithas_commit, net, args.build_dir,
+                                              args.viridithas_target_cpu)
+        elif engine == "obsidian":
             exe, full, original, how = build_obsidian(gitdir, args.obsidian_commit, net, args.build_dir,
                                                       args.obsidian_build)
             one = build_obsidian_one(exe, args.build_dir)
@@ -547,24 +805,30 @@ def main():
             exe, full, original, how = build_akimbo(gitdir, args.akimbo_commit, net, args.build_dir,
                                                     args.akimbo_rustflags)
         else:
-            want = next((l.split("\t")[2] for l in (REPO / "tools" / "nets.tsv").read_text().splitlines()
-                         if l.startswith(f"{cfg['net']}.nnue\t")), None)
-            if not net.is_file() or sha256(net) != want:
-                die(f"{net}: absent or not sha256 {want} (python3 tools/fetch-nets.py --dest DIR {cfg['net']})")
             exe, full, how = build_reckless(gitdir, args.reckless_commit, net, args.build_dir,
                                             args.reckless_target_cpu)
         ours_sha = sha256(net)
         flags = cpu_flags()
         target = {"obsidian": args.obsidian_build, "akimbo": args.akimbo_rustflags,
-                  "reckless": args.reckless_target_cpu}[engine]
+                  "reckless": args.reckless_target_cpu, "stormphrax": args.stormphrax_type,
+                  "viridithas": args.viridithas_target_cpu}[engine]
         wide = "avx512f" in flags and ("native" in target or "avx512" in target or "v4" in target)
         if wide and "avx512" not in args.isa:
             log(f"warning: {engine} is built for this CPU's AVX-512, ours runs --isa {args.isa}")
         summary = check(engine, exe, args.core)
         positions = positions_file(args, engine, args.build_dir)
         count = sum(1 for l in positions.read_text().splitlines() if l.strip())
+        cross = None
+        if cfg.get("cross"):
+            cross = cross_check(engine, exe, args.core, nnue, net, cfg["arch"], args.isa, positions, args.build_dir)
         if engine == "reckless":
             embedded = "embedded in the engine build with `EVALFILE` (its build script's `include_bytes!`)"
+        elif engine == "stormphrax":
+            embedded = ("given to the engine's build as `EVALFILE` (permuted by its `tmp/permute-<type>` and "
+                        "embedded with INCBIN); ours reads the same file")
+        elif engine == "viridithas":
+            embedded = (f"`zstd -q -3` of `{raw_net}` (sha256 {sha256(raw_net)[:12]}...), copied into the engine's "
+                        "tree as `viridithas.nnue.zst` (its `include_bytes!`); ours reads the same .zst")
         else:
             same = "identical to" if original == ours_sha else f"DIFFERENT from (sha256 {original[:12]}...)"
             embedded = f"embedded in the engine build in place of its `{cfg['embedded']}`, which is {same} it"
@@ -582,9 +846,12 @@ def main():
             report.append(f"- one harness: `{one.name}` (the harness with -DNNUE_FFI, linked with "
                           f"`tools/bullet-compare/ffi`, our `--isa {args.isa}`): both outputs equal on every "
                           "position, checked before timing")
-        if engine == "reckless":
+        if cross:
+            report.append(f"- cross-check: {cross}")
+        if engine in ("reckless", "stormphrax", "viridithas"):
             report.append("- the harness checks every timed move + eval against a full refresh of the board after "
                           "the move before timing (each round)")
+        report += [f"- {line}" for line in cfg.get("notes", [])]
         if wide and "avx512" not in args.isa:
             report.append(f"- NOTE: this CPU has AVX-512 and the engine build may use it; ours is `--isa {args.isa}`")
         if args.check_only:
@@ -621,7 +888,8 @@ def main():
                           f"| {statistics.median(t[op] for _, t in rounds):.0f} | **{statistics.median(ratios):.2f}** "
                           f"({min(ratios):.2f}-{max(ratios):.2f}) |")
         for op in extra:
-            report += ["", f"- {cfg['title']} only, {OP_TEXT[op]} (not an operation of ours): median of the rounds "
+            text = cfg.get("extra_text", {}).get(op, OP_TEXT[op])
+            report += ["", f"- {cfg['title']} only, {text} (not an operation of ours): median of the rounds "
                        f"{statistics.median(t[op] for _, t in rounds):.0f} ns (rounds: "
                        f"{', '.join(f'{t[op]:.0f}' for _, t in rounds)})"]
     report += ["", "load average at end: %.2f %.2f %.2f" % os.getloadavg()]
@@ -637,10 +905,10 @@ def main():
               "", "## CPU", ""] + cpu_lines(info) + [
               "", "## Programs", "",
               f"- `{nnue} --version`: {tool_version([str(nnue), '--version'])}",
-              f"- rustc on PATH (our binary and akimbo's and Reckless's builds; ours may have been built by "
-              "another): "
-              f"{tool_version(['rustc', '--version'])}",
+              "- rustc on PATH (our binary and akimbo's, Reckless's and Viridithas's builds; ours may have been "
+              f"built by another): {tool_version(['rustc', '--version'])}",
               f"- g++ on PATH (Obsidian's build): {tool_version(['g++', '--version'])}",
+              f"- clang++ on PATH (Stormphrax's build): {tool_version(['clang++', '--version'])}",
               "- each engine's commit and build command: in its section of the report below"]
     title = f"bullet-engine comparison: {', '.join(engines)}; ours --isa {args.isa}"
     try:

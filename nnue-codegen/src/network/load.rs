@@ -68,6 +68,17 @@ pub(super) fn methods(arch: &Arch) -> TokenStream {
 /// streamed from disk), its decoded size checked as it ends.
 fn bullet(arch: &Arch) -> TokenStream {
     let rt = runtime();
+    // A file read whole, then loaded from memory.
+    let from_whole_file = quote! {
+        /// Loads a net file from disk as `options` say (see
+        /// [`Self::from_bytes_with`]).
+        pub fn from_file_with(
+            path: impl ::core::convert::AsRef<::std::path::Path>,
+            options: #rt::LoadOptions,
+        ) -> ::core::result::Result<Self, #rt::LoadError> {
+            Self::from_bytes_with(&#rt::read_file(path.as_ref())?, options)
+        }
+    };
     let FileFormat::Bullet { compression, header, .. } = arch.format else { unreachable!("a bullet architecture") };
     if header.is_some() {
         return quote! {
@@ -94,14 +105,7 @@ fn bullet(arch: &Arch) -> TokenStream {
                 Self::assemble(backend, ::std::string::String::new(), transformer, stacks, options)
             }
 
-            /// Loads a net file from disk as `options` say (see
-            /// [`Self::from_bytes_with`]).
-            pub fn from_file_with(
-                path: impl ::core::convert::AsRef<::std::path::Path>,
-                options: #rt::LoadOptions,
-            ) -> ::core::result::Result<Self, #rt::LoadError> {
-                Self::from_bytes_with(&#rt::read_file(path.as_ref())?, options)
-            }
+            #from_whole_file
         };
     }
     match compression {
@@ -116,14 +120,7 @@ fn bullet(arch: &Arch) -> TokenStream {
                 Self::assemble(backend, ::std::string::String::new(), transformer, stacks, options)
             }
 
-            /// Loads a net file from disk as `options` say (see
-            /// [`Self::from_bytes_with`]).
-            pub fn from_file_with(
-                path: impl ::core::convert::AsRef<::std::path::Path>,
-                options: #rt::LoadOptions,
-            ) -> ::core::result::Result<Self, #rt::LoadError> {
-                Self::from_bytes_with(&#rt::read_file(path.as_ref())?, options)
-            }
+            #from_whole_file
         },
         Compression::Zstd => quote! {
             /// Loads a zstd-compressed net file from memory as `options`

@@ -47,8 +47,7 @@ impl<const IN: usize, const PADDED: usize, const OUT: usize> Affine<IN, PADDED, 
         stack: usize,
     ) -> Self {
         let () = Self::SHAPE_OK;
-        let biases: Box<[i32; OUT]> =
-            biases[stack * OUT..][..OUT].to_vec().into_boxed_slice().try_into().expect("OUT values");
+        let biases: Box<[i32; OUT]> = super::stack_values(biases, stack);
         let mut rows = AlignedSlice::zeroed(OUT * PADDED);
         for o in 0..OUT {
             for i in 0..IN {

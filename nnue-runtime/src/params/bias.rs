@@ -11,7 +11,7 @@ impl<const N: usize> Bias<N> {
     /// The biases of stack `stack` out of a bullet tensor holding every
     /// stack's, stack by stack.
     pub fn from_tensor(biases: &[i32], stack: usize) -> Self {
-        let biases: Box<[i32; N]> = biases[stack * N..][..N].to_vec().into_boxed_slice().try_into().expect("N values");
+        let biases: Box<[i32; N]> = super::stack_values(biases, stack);
         Bias { biases }
     }
 }

@@ -23,8 +23,7 @@ impl<const IN: usize, const OUT: usize> FloatAffine<IN, OUT> {
         stacks: usize,
         stack: usize,
     ) -> Self {
-        let biases: Box<[f32; OUT]> =
-            biases[stack * OUT..][..OUT].to_vec().into_boxed_slice().try_into().expect("OUT values");
+        let biases: Box<[f32; OUT]> = super::stack_values(biases, stack);
         let mut rows = AlignedSlice::zeroed(IN * OUT);
         for i in 0..IN {
             for o in 0..OUT {

@@ -24,8 +24,7 @@ impl<const IN: usize, const OUT: usize> I32Affine<IN, OUT> {
         stacks: usize,
         stack: usize,
     ) -> Self {
-        let biases: Box<[i32; OUT]> =
-            biases[stack * OUT..][..OUT].to_vec().into_boxed_slice().try_into().expect("OUT values");
+        let biases: Box<[i32; OUT]> = super::stack_values(biases, stack);
         let mut columns = vec![[0i32; OUT]; IN].into_boxed_slice();
         for (i, column) in columns.iter_mut().enumerate() {
             for (o, w) in column.iter_mut().enumerate() {

@@ -25,3 +25,9 @@ pub use i32_affine::I32Affine;
 pub use threat_transformer::ThreatTransformer;
 pub use transformer::Transformer;
 pub use wide_affine::WideAffine;
+
+/// Stack `stack`'s `N` values out of a bullet tensor holding every stack's,
+/// stack by stack (a layer's biases).
+pub(crate) fn stack_values<T: Copy, const N: usize>(values: &[T], stack: usize) -> Box<[T; N]> {
+    values[stack * N..][..N].to_vec().into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!("N values"))
+}

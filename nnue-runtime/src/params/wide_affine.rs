@@ -31,8 +31,7 @@ impl<const IN: usize, const OUT: usize> WideAffine<IN, OUT> {
         stacks: usize,
         stack: usize,
     ) -> Self {
-        let biases: Box<[i32; OUT]> =
-            biases[stack * OUT..][..OUT].to_vec().into_boxed_slice().try_into().expect("OUT values");
+        let biases: Box<[i32; OUT]> = super::stack_values(biases, stack);
         let mut rows = AlignedSlice::zeroed(OUT * IN);
         for o in 0..OUT {
             for i in 0..IN {
