@@ -49,10 +49,12 @@ four-product sum of L1 in magnitude 1,488; of the 16 dequantised L1 values, on a
 at or below 0 and 0.07 at or above 1; outputs from -1,312 to 1,825 (mean 351), each of the 8
 output buckets with a different mean (from -802 to 1,272).
 """
-import hashlib
+import os
 import random
-import struct
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import blocks  # noqa: E402
 
 SEED = 789060
 
@@ -73,68 +75,37 @@ SIZE = 63_266_880
 NET_SHA256 = "b31139955a82d5da4786edc259884e2a3d322700fd2c33c3a336cf0eea234c3c"
 
 
-def _i8_table(lo, hi):
-    """256-entry translate table: random byte r -> the byte of the i8 lo + r % (hi - lo + 1)."""
-    n = hi - lo + 1
-    return bytes((lo + r % n) & 0xFF for r in range(256))
 
 
-def _i8_block(rng, count, lo, hi):
-    return rng.randbytes(count).translate(_i8_table(lo, hi))
 
 
-def _i16_block(rng, count, lo, hi):
-    """count little-endian i16 values in [lo, hi] (-128 <= lo, hi <= 127): low byte, sign byte."""
-    assert -128 <= lo <= hi <= 127
-    n = hi - lo + 1
-    raw = rng.randbytes(count)
-    low = raw.translate(bytes((lo + r % n) & 0xFF for r in range(256)))
-    high = raw.translate(bytes(0xFF if lo + r % n < 0 else 0 for r in range(256)))
-    out = bytearray(2 * count)
-    out[0::2] = low
-    out[1::2] = high
-    return out
 
 
-def _f32_block(rng, count, lo, hi):
-    """count f32 values k / FRAC with k uniform in [lo*FRAC, hi*FRAC]."""
-    a, b = round(lo * FRAC), round(hi * FRAC)
-    return struct.pack(f"<{count}f", *(rng.randint(a, b) / FRAC for _ in range(count)))
 
 
 def generate() -> bytes:
     """The whole net file (SIZE bytes)."""
     rng = random.Random(SEED)
-    blocks = [
-        _i8_block(rng, THREAT_FEATURES * L1_SIZE, -THREAT, THREAT),
-        _i16_block(rng, PIECE_FEATURES * L1_SIZE, -PIECE, PIECE),
-        _i16_block(rng, L1_SIZE, BIAS_LO, BIAS_HI),
-        _i8_block(rng, OUTPUT_BUCKETS * L2_SIZE * L1_SIZE, -L1, L1),
-        _f32_block(rng, OUTPUT_BUCKETS * L2_SIZE, L1B_LO, L1B_HI),
-        _f32_block(rng, OUTPUT_BUCKETS * L2_SIZE * L3_SIZE, -L2W, L2W),
-        _f32_block(rng, OUTPUT_BUCKETS * L3_SIZE, L2B_LO, L2B_HI),
-        _f32_block(rng, OUTPUT_BUCKETS * L3_SIZE, -L3W, L3W),
-        _f32_block(rng, OUTPUT_BUCKETS, -L3B, L3B),
+    parts = [
+        blocks.i8_block(rng, THREAT_FEATURES * L1_SIZE, -THREAT, THREAT, blocks.modulo),
+        blocks.i16_block(rng, PIECE_FEATURES * L1_SIZE, -PIECE, PIECE, blocks.modulo),
+        blocks.i16_block(rng, L1_SIZE, BIAS_LO, BIAS_HI, blocks.modulo),
+        blocks.i8_block(rng, OUTPUT_BUCKETS * L2_SIZE * L1_SIZE, -L1, L1, blocks.modulo),
+        blocks.f32_block(rng, OUTPUT_BUCKETS * L2_SIZE, L1B_LO, L1B_HI, FRAC),
+        blocks.f32_block(rng, OUTPUT_BUCKETS * L2_SIZE * L3_SIZE, -L2W, L2W, FRAC),
+        blocks.f32_block(rng, OUTPUT_BUCKETS * L3_SIZE, L2B_LO, L2B_HI, FRAC),
+        blocks.f32_block(rng, OUTPUT_BUCKETS * L3_SIZE, -L3W, L3W, FRAC),
+        blocks.f32_block(rng, OUTPUT_BUCKETS, -L3B, L3B, FRAC),
     ]
     out = bytearray()
-    for block in blocks:
+    for block in parts:
         out += block
         out += bytes(-len(out) % 64)
     assert len(out) == SIZE, len(out)
     return bytes(out)
 
 
-def main(argv):
-    if len(argv) != 2:
-        sys.exit(__doc__.split("\n\n")[1])
-    net = generate()
-    digest = hashlib.sha256(net).hexdigest()
-    if NET_SHA256 is not None and digest != NET_SHA256:
-        sys.exit(f"generated net has sha256 {digest}, not {NET_SHA256} (a different Python?)")
-    with open(argv[1], "wb") as f:
-        f.write(net)
-    print(digest)
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    blocks.main(sys.argv, generate, NET_SHA256, __doc__.split("\n\n")[1])

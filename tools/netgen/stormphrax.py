@@ -69,10 +69,13 @@ from -624,413 to 865,102, 23 % below 0 and 23 % above Q^3; L3 sums from -76,567,
 108,480,685; outputs from -1,825 to 2,586 (mean 121, 652 negative, none clamped), each of the
 8 output buckets with a different mean (from -672 to 1,184).
 """
-import hashlib
+import os
 import random
 import struct
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import blocks  # noqa: E402
 
 SEED = 2402
 
@@ -99,39 +102,14 @@ HEADER_SIZE, BODY_SIZE = 64, 89_381_920
 NET_SHA256 = "9efcb675a6d2a79cd84eeca96098010a7e345df4605e512174923c428a953388"
 
 
-def _value(r, lo, hi):
-    """The value in [lo, hi] (an odd count of values) of the random byte r: the 256 bytes split
-    into hi - lo + 1 runs whose lengths differ by at most one, laid out symmetrically, so that
-    the values are uniform within 1/256 and their mean is exactly (lo + hi) / 2."""
-    n = hi - lo + 1
-    assert n % 2 == 1
-    return lo + (2 * r + 1) * n // 512
 
 
-def _i8_table(lo, hi):
-    """256-entry translate table: random byte r -> the byte of the i8 _value(r, lo, hi)."""
-    return bytes(_value(r, lo, hi) & 0xFF for r in range(256))
 
 
-def _i8_block(rng, count, lo, hi):
-    return rng.randbytes(count).translate(_i8_table(lo, hi))
 
 
-def _i16_block(rng, count, lo, hi):
-    """count little-endian i16 values in [lo, hi] (-128 <= lo, hi <= 127): low byte, sign byte."""
-    assert -128 <= lo <= hi <= 127
-    raw = rng.randbytes(count)
-    low = raw.translate(_i8_table(lo, hi))
-    high = raw.translate(bytes(0xFF if _value(r, lo, hi) < 0 else 0 for r in range(256)))
-    out = bytearray(2 * count)
-    out[0::2] = low
-    out[1::2] = high
-    return out
 
 
-def _i32_block(rng, count, lo, hi):
-    """count little-endian i32 values uniform in [lo, hi]."""
-    return struct.pack(f"<{count}i", *(rng.randint(lo, hi) for _ in range(count)))
 
 
 def _i32_pairs_block(rng, count, lo, hi):
@@ -167,33 +145,23 @@ def header() -> bytes:
 def generate() -> bytes:
     """The whole uncompressed net: header and body (HEADER_SIZE + BODY_SIZE bytes)."""
     rng = random.Random(SEED)
-    blocks = [
-        _i16_block(rng, KING_BUCKETS * PSQ_FEATURES * L1_SIZE, -PSQ, PSQ),
-        _i8_block(rng, AUX_FEATURES * L1_SIZE, -AUX, AUX),
-        _i16_block(rng, L1_SIZE, BIAS_LO, BIAS_HI),
-        _i8_block(rng, OUTPUT_BUCKETS * L1_SIZE * L2_SIZE, -L1, L1),
-        _i32_block(rng, OUTPUT_BUCKETS * L2_SIZE, L1B_LO, L1B_HI),
-        _i32_block(rng, OUTPUT_BUCKETS * 2 * L2_SIZE * L3_SIZE, -L2W, L2W),
-        _i32_block(rng, OUTPUT_BUCKETS * L3_SIZE, L2B_LO, L2B_HI),
+    parts = [
+        blocks.i16_block(rng, KING_BUCKETS * PSQ_FEATURES * L1_SIZE, -PSQ, PSQ),
+        blocks.i8_block(rng, AUX_FEATURES * L1_SIZE, -AUX, AUX),
+        blocks.i16_block(rng, L1_SIZE, BIAS_LO, BIAS_HI),
+        blocks.i8_block(rng, OUTPUT_BUCKETS * L1_SIZE * L2_SIZE, -L1, L1),
+        blocks.i32_block(rng, OUTPUT_BUCKETS * L2_SIZE, L1B_LO, L1B_HI),
+        blocks.i32_block(rng, OUTPUT_BUCKETS * 2 * L2_SIZE * L3_SIZE, -L2W, L2W),
+        blocks.i32_block(rng, OUTPUT_BUCKETS * L3_SIZE, L2B_LO, L2B_HI),
         _i32_pairs_block(rng, OUTPUT_BUCKETS * L3_SIZE, -L3W, L3W),
-        _i32_block(rng, OUTPUT_BUCKETS, -L3B, L3B),
+        blocks.i32_block(rng, OUTPUT_BUCKETS, -L3B, L3B),
     ]
-    out = header() + b"".join(blocks)
+    out = header() + b"".join(parts)
     assert len(out) == HEADER_SIZE + BODY_SIZE, len(out)
     return out
 
 
-def main(argv):
-    if len(argv) != 2:
-        sys.exit(__doc__.split("\n\n")[1])
-    net = generate()
-    digest = hashlib.sha256(net).hexdigest()
-    if NET_SHA256 is not None and digest != NET_SHA256:
-        sys.exit(f"generated net has sha256 {digest}, not {NET_SHA256} (a different Python?)")
-    with open(argv[1], "wb") as f:
-        f.write(net)
-    print(digest)
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    blocks.main(sys.argv, generate, NET_SHA256, __doc__.split("\n\n")[1])

@@ -46,10 +46,12 @@ like every other row. The ranges keep Viridithas's arithmetic where a trained ne
   HardSwish's bend (-3..3; 98 % of them within -3.6..3.7 on those positions), and the final
   (out * 240) as i32 spreads over hundreds to a few thousand, both signs (-4,301 to 1,823).
 """
-import hashlib
+import os
 import random
-import struct
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import blocks  # noqa: E402
 
 SEED = 80706
 
@@ -71,72 +73,36 @@ SIZE = 89_315_360
 NET_SHA256 = "b41aa07897c67f3e7a39ce295f970a850447a0a74ddb691f433ffc19829238cb"
 
 
-def _value(r, lo, hi):
-    """The value in [lo, hi] (an odd count of values) of the random byte r: the 256 bytes split
-    into hi - lo + 1 runs whose lengths differ by at most one, laid out symmetrically, so that
-    the values are uniform within 1/256 and their mean is exactly (lo + hi) / 2."""
-    n = hi - lo + 1
-    assert n % 2 == 1
-    return lo + (2 * r + 1) * n // 512
 
 
-def _i8_table(lo, hi):
-    """256-entry translate table: random byte r -> the byte of the i8 _value(r, lo, hi)."""
-    return bytes(_value(r, lo, hi) & 0xFF for r in range(256))
 
 
-def _i8_block(rng, count, lo, hi):
-    return rng.randbytes(count).translate(_i8_table(lo, hi))
 
 
-def _i16_block(rng, count, lo, hi):
-    """count little-endian i16 values in [lo, hi] (-128 <= lo, hi <= 127): low byte, sign byte."""
-    assert -128 <= lo <= hi <= 127
-    raw = rng.randbytes(count)
-    low = raw.translate(_i8_table(lo, hi))
-    high = raw.translate(bytes(0xFF if _value(r, lo, hi) < 0 else 0 for r in range(256)))
-    out = bytearray(2 * count)
-    out[0::2] = low
-    out[1::2] = high
-    return out
 
 
-def _f32_block(rng, count, lo, hi):
-    """count f32 values k / FRAC with k uniform in [lo*FRAC, hi*FRAC]."""
-    a, b = round(lo * FRAC), round(hi * FRAC)
-    return struct.pack(f"<{count}f", *(rng.randint(a, b) / FRAC for _ in range(count)))
 
 
 def generate() -> bytes:
     """The whole decompressed net (SIZE bytes)."""
     rng = random.Random(SEED)
-    blocks = [
-        _i8_block(rng, AUX_FEATURES * L0_OUT, -AUX, AUX),
-        _i16_block(rng, KING_BUCKETS * PSQT_FEATURES * L0_OUT, -PSQ, PSQ),
-        _i16_block(rng, L0_OUT, BIAS_LO, BIAS_HI),
-        _i8_block(rng, L0_OUT * OUTPUT_BUCKETS * L1_OUT, -L1, L1),
-        _f32_block(rng, OUTPUT_BUCKETS * L1_OUT, L1B_LO, L1B_HI),
-        _f32_block(rng, L1_OUT * OUTPUT_BUCKETS * L2_OUT, -L2W, L2W),
-        _f32_block(rng, OUTPUT_BUCKETS * L2_OUT, L2B_LO, L2B_HI),
-        _f32_block(rng, L3_IN * OUTPUT_BUCKETS, -L3W, L3W),
-        _f32_block(rng, OUTPUT_BUCKETS, -L3B, L3B),
+    parts = [
+        blocks.i8_block(rng, AUX_FEATURES * L0_OUT, -AUX, AUX),
+        blocks.i16_block(rng, KING_BUCKETS * PSQT_FEATURES * L0_OUT, -PSQ, PSQ),
+        blocks.i16_block(rng, L0_OUT, BIAS_LO, BIAS_HI),
+        blocks.i8_block(rng, L0_OUT * OUTPUT_BUCKETS * L1_OUT, -L1, L1),
+        blocks.f32_block(rng, OUTPUT_BUCKETS * L1_OUT, L1B_LO, L1B_HI, FRAC),
+        blocks.f32_block(rng, L1_OUT * OUTPUT_BUCKETS * L2_OUT, -L2W, L2W, FRAC),
+        blocks.f32_block(rng, OUTPUT_BUCKETS * L2_OUT, L2B_LO, L2B_HI, FRAC),
+        blocks.f32_block(rng, L3_IN * OUTPUT_BUCKETS, -L3W, L3W, FRAC),
+        blocks.f32_block(rng, OUTPUT_BUCKETS, -L3B, L3B, FRAC),
     ]
-    out = b"".join(blocks)
+    out = b"".join(parts)
     assert len(out) == SIZE, len(out)
     return out
 
 
-def main(argv):
-    if len(argv) != 2:
-        sys.exit(__doc__.split("\n\n")[1])
-    net = generate()
-    digest = hashlib.sha256(net).hexdigest()
-    if NET_SHA256 is not None and digest != NET_SHA256:
-        sys.exit(f"generated net has sha256 {digest}, not {NET_SHA256} (a different Python?)")
-    with open(argv[1], "wb") as f:
-        f.write(net)
-    print(digest)
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    blocks.main(sys.argv, generate, NET_SHA256, __doc__.split("\n\n")[1])
