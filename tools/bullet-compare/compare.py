@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Side-by-side speed comparison of `nnue bench` with the bullet engines' own NNUE code.
 
-Two nets of tests/nets/bullet/, each with the engine it was trained for, and a generated net
-in Reckless's format (tools/fetch-nets.py reckless-v60-generated):
+Two nets of tests/nets/bullet/, each with the engine it was trained for, and generated nets
+in Reckless's, Stormphrax's and Viridithas's formats (tools/fetch-nets.py <name>):
 
   obsidian-net512_buckets                 Obsidian (gab8192/Obsidian, C++), commit 3d93509
   akimbo-morelayers-8-crelu-16-crelu-epoch17   akimbo (jw1912/akimbo, Rust), commit d516497
   reckless-v60-generated                  Reckless (codedeliveryservice/Reckless, Rust), commit 789de89
+  stormphrax-generated                    Stormphrax (Ciekce/Stormphrax, C++), commit 2402cae
+  viridithas-generated                    Viridithas (cosmobobak/viridithas, Rust), commit 8bc0706
 
 For each net this script
   1. extracts the engine's commit with `git archive` from the given git
@@ -20,11 +22,12 @@ For each net this script
      (any difference: exit status 1, nothing is timed);
   3. runs --rounds interleaved rounds, each program pinned to --core with
      `taskset -c`: the engine's harness and `nnue bench --ops refresh,eval`
-     (Reckless: `--ops eval,move`) on the same positions (by default the
-     reference file's 1237 FENs, given to `nnue bench` as a --moves file with
-     no moves; for Reckless tests/reference/timing_moves.tsv, positions and
-     moves; --positions to change); odd rounds run the engine first, even
-     rounds ours first; both must time as many positions per operation;
+     (Reckless, Stormphrax, Viridithas: `--ops eval,move`) on the same positions
+     (by default the reference file's 1237 FENs, given to `nnue bench` as a
+     --moves file with no moves; for Reckless, Stormphrax and Viridithas
+     tests/reference/timing_moves.tsv, positions and moves; --positions to
+     change); odd rounds run the engine first, even rounds ours first; both
+     must time as many positions per operation;
   4. prints a markdown table per net: per operation and round, ours (ns per
      position), the engine's, ours / engine, then the medians of the rounds;
   5. writes the same report, with both programs' versions and builds, as a
@@ -128,6 +131,17 @@ ENGINES = {
         moves=REPO / "tests" / "reference" / "timing_moves.tsv",
         generated=True,
         cross=True,
+        notes=[
+            "eval, acc. ready: equal work. Stormphrax: `NnueState::evaluate(pos, stm)` after `reset` and two "
+            "untimed evaluations (its `ensureUpToDate` finds nothing dirty, then the network); ours "
+            "`stack.evaluate` on computed accumulators",
+            "move + eval: both copy-make. Stormphrax: `pos.applyMove(mv, state.push())`, `evaluate(moved, "
+            "moved.stm())`, `pop()`, as its search (ThreadData::applyMove, minus that function's search-stack and "
+            "key-history bookkeeping); ours: the move's piece changes, a shakmaty copy with the move played, push, "
+            "evaluate, pop. NOT quite equal: Stormphrax's applyMove is its whole move (keys, checkers, pins, "
+            "threat bitboards, check zones: `applyMove alone` below) and its observer finds the threat feature "
+            "changes during the move, where ours finds them inside evaluate; all of it is timed on both sides",
+        ],
     ),
     "viridithas": dict(
         title="Viridithas",
@@ -136,14 +150,29 @@ ENGINES = {
         commit="8bc0706",
         harness="viridithas_compare.rs",
         ops=["eval", "move"],
-        # Timed by the harness alone: make_move + unmake_move, without force or evaluate.
-        extra=["board"],
+        # Timed by the harness alone: make_move + unmake_move, without force or evaluate; and
+        # unmake_move alone (the undo inside its move + eval).
+        extra=["board", "undo"],
         extra_text={"board": "make_move + unmake_move alone (board and feature deltas; no accumulator "
-                             "or layer work)"},
+                             "or layer work)",
+                    "undo": "unmake_move alone (the undo its move + eval times; ours has none)"},
         moves=REPO / "tests" / "reference" / "timing_moves.tsv",
         generated=True,
         cross=True,
         zstd=True,  # the engine and our --arch read the net zstd-compressed
+        notes=[
+            "eval, acc. ready: equal work. Viridithas: `force` (finds both perspectives computed) + `evaluate`, "
+            "as its evaluation calls them, after `reïnit_from` and two untimed evaluations; ours `stack.evaluate` "
+            "on computed accumulators",
+            "move + eval: NOT quite equal. Viridithas is make/unmake: `board.make_move(mv, &mut nnue)` (a copy of "
+            "its state pushed on the board's history, keys, threats, pins, and the piece and threat feature "
+            "deltas recorded for the network), `force` (both perspectives updated from the root), `evaluate`, "
+            "`board.unmake_move(&mut nnue)` (the state popped back and the NNUE stack popped: one call, timed "
+            "because our pop is); ours is copy-make: the move's piece changes, a shakmaty copy with the move "
+            "played, push, evaluate (finding the threat changes there), pop, and no undo. `make_move + "
+            "unmake_move alone` below is Viridithas's board part plus its recording of the deltas; `unmake_move "
+            "alone` is what the undo adds to its cell",
+        ],
     ),
 }
 
@@ -182,6 +211,7 @@ OP_TEXT = {
     "move": "move + eval",
     "one": "eval, acc. ready, one harness",
     "board": "make_move alone, no network",
+    "undo": "unmake alone",
 }
 
 
@@ -588,12 +618,17 @@ def engine_run(engine, exe, core, args):
     return out
 
 
+def dump_rows(out):
+    """The rows a harness's `dump` printed, split at tabs (Viridithas's own `info string ...` line
+    about decompressing its net left out)."""
+    return [l.split("\t") for l in out.stdout.splitlines() if l.strip() and not l.startswith("info string ")]
+
+
 def check(engine, exe, core):
     """The engine's outputs over the reference file's FENs must equal its second column."""
     ref = REFERENCE / f"{ENGINES[engine]['net']}.tsv"
     rows = [l.split("\t") for l in ref.read_text().splitlines() if l.strip()]
-    out = engine_run(engine, exe, core, ["dump", ref])
-    got = [l.split("\t") for l in out.stdout.splitlines() if l.strip()]
+    got = dump_rows(engine_run(engine, exe, core, ["dump", ref]))
     if len(got) != len(rows):
         die(f"check: {len(got)} rows from {engine}, {len(rows)} in {ref}")
     bad = [(i + 1, r[0], g[1], r[1]) for i, (g, r) in enumerate(zip(got, rows)) if g[0] != r[0] or g[1] != r[1]]
@@ -615,8 +650,7 @@ def cross_check(engine, exe, core, nnue, net, arch, isa, positions, build_dir):
     rows = [l.split("\t")[0] for l in positions.read_text().splitlines() if l.strip() and not l.startswith("#")]
     fens = Path(build_dir) / f"fens-{positions.stem}.txt"
     fens.write_text("".join(f"{fen}\n" for fen in rows))
-    theirs = [l.split("\t") for l in engine_run(engine, exe, core, ["dump", positions]).stdout.splitlines()
-              if l.strip()]
+    theirs = dump_rows(engine_run(engine, exe, core, ["dump", positions]))
     cmd = [str(nnue), "eval", "--net", str(net), "--arch", str(REPO / arch), "--isa", isa, "--fens", str(fens)]
     out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if out.returncode != 0:
@@ -888,7 +922,7 @@ def main():
                           f"| {statistics.median(t[op] for _, t in rounds):.0f} | **{statistics.median(ratios):.2f}** "
                           f"({min(ratios):.2f}-{max(ratios):.2f}) |")
         for op in extra:
-            text = cfg.get("extra_text", {}).get(op, OP_TEXT[op])
+            text = cfg.get("extra_text", {}).get(op) or OP_TEXT[op]
             report += ["", f"- {cfg['title']} only, {text} (not an operation of ours): median of the rounds "
                        f"{statistics.median(t[op] for _, t in rounds):.0f} ns (rounds: "
                        f"{', '.join(f'{t[op]:.0f}' for _, t in rounds)})"]
