@@ -78,7 +78,14 @@ fn layer_what(layer: &Layer) -> String {
             "a + b, value by value, wrapping i32".to_owned()
         }
         LayerKind::Elementwise { op: ElementwiseOp::Add } => "a + b, value by value, f32".to_owned(),
-        LayerKind::Integer { op: IntegerOp::Clamp { min, max } } => format!("clamp(x, {min}, {max}), i32"),
+        LayerKind::Integer { op: IntegerOp::Clamp { min, max } } => {
+            let bound = |v: i32| match v {
+                i32::MIN => "i32::MIN".to_owned(),
+                i32::MAX => "i32::MAX".to_owned(),
+                v => v.to_string(),
+            };
+            format!("clamp(x, {}, {}), i32", bound(min), bound(max))
+        }
         LayerKind::Integer { op: IntegerOp::ShiftRight(by) } => format!("x >> {by}, i32"),
         LayerKind::Integer { op: IntegerOp::ShiftLeft(by) } => format!("x << {by}, wrapping i32"),
         LayerKind::Integer { op: IntegerOp::Square } => "x * x, wrapping i32".to_owned(),
@@ -154,8 +161,10 @@ fn nodes(arch: &Arch) -> Vec<Node> {
                 layer.output_dimensions * (padded_inputs + if biases { 4 } else { 0 })
             }
             LayerKind::WideAffine { .. } => layer.output_dimensions * (2 * layer.input_dimensions + 4),
-            LayerKind::FloatAffine { .. } => layer.output_dimensions * (4 * layer.input_dimensions + 4),
-            LayerKind::Dequantize { .. } => layer.output_dimensions * 4,
+            LayerKind::FloatAffine { .. } | LayerKind::I32Affine => {
+                layer.output_dimensions * (4 * layer.input_dimensions + 4)
+            }
+            LayerKind::Dequantize { .. } | LayerKind::Bias => layer.output_dimensions * 4,
             _ => 0,
         };
         let inputs = layer
@@ -207,6 +216,9 @@ fn output_line(arch: &Arch) -> String {
             write!(line, " + {}[{}] * {} / {}", arch.layers[f.input.layer].name, f.input.index, f.multiply, f.divide);
     }
     let _ = write!(line, ", output scale {}, {:?}", o.scale, o.eval);
+    if let Some((min, max)) = o.clamp {
+        let _ = write!(line, ", clamped to {min}..={max}");
+    }
     line
 }
 
