@@ -14,7 +14,12 @@ pub fn run(
     let len = std::fs::metadata(net).map_err(|e| format!("{}: {e}", net.display()))?.len();
     println!("file               {} ({len} bytes)", net.display());
     println!("architecture       {} - {}", a.name, a.description);
-    if a.file_bytes.is_some() {
+    if let Some(h) = a.cbnf {
+        println!(
+            "format             bullet tensors after a CBNF header (architecture id {}, activation id {}), which names the architecture",
+            h.arch, h.activation
+        );
+    } else if a.file_bytes.is_some() {
         println!("format             bullet (raw tensors, no header: the architecture was named with --arch)");
     } else {
         println!("version            0x{:08X}", a.version);

@@ -4,7 +4,9 @@
 
 use nnue::runtime::shakmaty::bench::{BenchPosition, Operation};
 use nnue::runtime::shakmaty::walk::WalkStats;
-use nnue::runtime::{AnyNetwork, ArchEntry, LoadError, LoadOptions, NetReader, candidates, candidates_for};
+use nnue::runtime::{
+    AnyNetwork, ArchEntry, LoadError, LoadOptions, NetReader, candidates, candidates_for, cbnf_candidates,
+};
 use std::io::Write;
 use std::path::Path;
 
@@ -102,6 +104,11 @@ impl Registry {
         self.all().map(|c| c.entry).filter(|e| e.info.file_bytes.is_none()).collect()
     }
 
+    /// The architectures whose files start with a CBNF header, in order.
+    fn by_cbnf(&self) -> Vec<ArchEntry> {
+        self.all().map(|c| c.entry).filter(|e| e.info.cbnf.is_some()).collect()
+    }
+
     /// Loads a net file: with `arch`, as that architecture (see
     /// [`Self::entry_for`]); otherwise by its header ([`Self::load`]). A
     /// regular file is read as it is decoded; anything else (a pipe, which
@@ -117,8 +124,10 @@ impl Registry {
             match arch {
                 Some(arch) => (self.entry_for(arch)?.load)(&bytes, options),
                 None => {
-                    let entries = self.by_header();
-                    candidates(&entries, &bytes).and_then(|found| best_of(found, |entry| (entry.load)(&bytes, options)))
+                    let (cbnf, entries) = (self.by_cbnf(), self.by_header());
+                    cbnf_candidates(&cbnf, &bytes)
+                        .unwrap_or_else(|| candidates(&entries, &bytes))
+                        .and_then(|found| best_of(found, |entry| (entry.load)(&bytes, options)))
                 }
             }
         } else {
@@ -140,8 +149,16 @@ impl Registry {
 
     /// Loads the net file at `path` as `options` say with an architecture
     /// whose version and header hash match and which reads the whole file
-    /// (see [`best_of`]).
+    /// (see [`best_of`]); or, for a file starting with a CBNF header, with
+    /// an architecture whose header it is.
     pub fn load(&self, path: &Path, options: LoadOptions) -> Result<Box<dyn AnyNetwork>, LoadError> {
+        let mut head = Vec::with_capacity(nnue::runtime::format::cbnf::BYTES);
+        std::fs::File::open(path)
+            .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, head.capacity() as u64), &mut head))
+            .map_err(|source| LoadError::Io { path: path.to_owned(), source })?;
+        if let Some(found) = cbnf_candidates(&self.by_cbnf(), &head) {
+            return best_of(found?, |entry| (entry.load_file)(path, options));
+        }
         let header = NetReader::open(path, "?")?.header()?;
         let entries = self.by_header();
         best_of(candidates_for(&entries, &header)?, |entry| (entry.load_file)(path, options))

@@ -430,6 +430,29 @@ fn bullet_net_with_its_architecture_named() {
     assert_eq!(out.lines().nth(1).unwrap().split('\t').nth(3), Some(output), "{out}");
 }
 
+/// A bullet net behind a CBNF header (Stormphrax's) names its architecture
+/// itself: `eval` without `--arch` gives the engine's output, `info` says
+/// how it was recognised, and a header that matches no architecture is one
+/// error line naming the field.
+#[test]
+fn a_cbnf_header_names_its_architecture() {
+    let path = net("stormphrax-generated.nnue");
+    let net = path.to_str().unwrap();
+    let reference = std::fs::read_to_string(support::reference_dir().join("bullet/stormphrax-generated.tsv")).unwrap();
+    for row in reference.lines().take(3) {
+        let (fen, output) = row.split_once('\t').unwrap();
+        let out = stdout(&nnue(&["eval", "--net", net, "--fen", fen]));
+        assert_eq!(out.lines().nth(1).unwrap().split('\t').nth(3), Some(output), "{out}");
+    }
+    let info = stdout(&nnue(&["info", "--net", net]));
+    assert!(info.contains("after a CBNF header"), "{info}");
+    let mut head = std::fs::read(&path).unwrap()[..64].to_vec();
+    head[14] = 16;
+    let bad = temp("cbnf-16-buckets.nnue", &head);
+    let err = error_line(&nnue(&["eval", "--net", bad.to_str().unwrap(), "--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1"]));
+    assert!(err.contains("output buckets at offset 14 is 0x10"), "{err}");
+}
+
 /// An architecture file the binary was not built with, written in a
 /// temporary folder (Obsidian's, renamed): every command that loads a net
 /// with it runs in the binary built once for it, with the shipped file's

@@ -87,6 +87,11 @@ fn arch_info(arch: &Arch) -> TokenStream {
     } else {
         quote!(::core::option::Option::None)
     };
+    let cbnf = if crate::bullet::cbnf(arch).is_some() {
+        quote!(::core::option::Option::Some(HEADER))
+    } else {
+        quote!(::core::option::Option::None)
+    };
     let l1_lanes = arch.transformer.dimensions;
     let weight_bytes: usize = arch
         .features
@@ -112,6 +117,7 @@ fn arch_info(arch: &Arch) -> TokenStream {
             layer_stacks: LAYER_STACKS,
             layers: &[#(#layers),*],
             file_bytes: #file_bytes,
+            cbnf: #cbnf,
         };
     }
 }

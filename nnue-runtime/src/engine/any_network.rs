@@ -36,6 +36,9 @@ pub struct ArchInfo {
     /// A bullet-format net: the size of its files (they have no header);
     /// `None` for Stockfish's format.
     pub file_bytes: Option<usize>,
+    /// A bullet net whose files start with a CBNF header: what it says (a
+    /// file is recognised by it, [`cbnf_candidates`]).
+    pub cbnf: Option<crate::format::cbnf::Cbnf>,
 }
 
 /// A loaded network of any architecture, behind a vtable: what tools that
@@ -71,6 +74,39 @@ pub struct ArchEntry {
     pub info: &'static ArchInfo,
     pub load: Loader,
     pub load_file: FileLoader,
+}
+
+/// For a file starting with a CBNF header (`head`: at least its first 64
+/// bytes): the architectures whose header it is, in the order of
+/// `entries`; the first one's error naming the field that differs if there
+/// is none. `None` for a file without that header.
+pub fn cbnf_candidates<'e>(entries: &'e [ArchEntry], head: &[u8]) -> Option<Result<Vec<&'e ArchEntry>, LoadError>> {
+    if !head.starts_with(b"CBNF") {
+        return None;
+    }
+    let mut first_error = None;
+    let found: Vec<&ArchEntry> = entries
+        .iter()
+        .filter(|e| match e.info.cbnf.map(|h| h.read(head, e.info.name)) {
+            Some(Ok(_)) => true,
+            Some(Err(err)) => {
+                first_error.get_or_insert(err);
+                false
+            }
+            None => false,
+        })
+        .collect();
+    Some(match (found.is_empty(), first_error) {
+        (false, _) => Ok(found),
+        (true, Some(err)) => Err(err),
+        (true, None) => Err(LoadError::Header {
+            arch: "?",
+            what: "magic",
+            offset: 0,
+            found: "\"CBNF\"".to_owned(),
+            expected: "no architecture with a CBNF header compiled in".to_owned(),
+        }),
+    })
 }
 
 /// The architectures whose version and header hash match `bytes`, in the
