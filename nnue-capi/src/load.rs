@@ -33,11 +33,11 @@ pub(crate) fn options(isa: Option<&str>, flags: u32) -> Result<LoadOptions, Fail
 /// Loads the net at `source`: as architecture `arch` (its name, `sfnnv10`,
 /// or its file under `archs/`, `sfnnv10.ron`, `bullet/obsidian.ron`) or,
 /// without one, as the shipped architecture whose version and header hash
-/// the file's header has.
+/// the file's header has (or whose CBNF header it starts with).
 pub(crate) fn load(source: Source, arch: Option<&str>, options: LoadOptions) -> Result<Box<dyn ErasedNet>, Failure> {
     let found = match arch {
         Some(name) => vec![named(name)?],
-        None => by_header(header(source)?)?,
+        None => by_header(&head(source)?)?,
     };
     let incremental: Vec<(&Arch, Loaders)> = found.iter().filter_map(|a| a.loaders.map(|l| (*a, l))).collect();
     if incremental.is_empty() {
@@ -60,33 +60,51 @@ fn named(name: &str) -> Result<&'static Arch, Failure> {
     })
 }
 
-/// A Stockfish net's version and header hash, its first two words.
-fn header(source: Source) -> Result<(u32, u32), Failure> {
-    let mut words = [0u8; 8];
-    let read = match source {
-        Source::Bytes(bytes) => {
-            let n = bytes.len().min(8);
-            words[..n].copy_from_slice(&bytes[..n]);
-            n
-        }
+/// The first bytes of a net, as many as a CBNF header (64) where it has
+/// them: a Stockfish net's version and header hash are its first two
+/// words.
+fn head(source: Source) -> Result<Vec<u8>, Failure> {
+    const HEAD: usize = nnue::runtime::format::cbnf::BYTES;
+    let head = match source {
+        Source::Bytes(bytes) => bytes[..bytes.len().min(HEAD)].to_vec(),
         Source::File(path) => {
             let io = |e: std::io::Error| Failure::new(Error::Io, format!("cannot read {}: {e}", path.display()));
-            let mut head = Vec::with_capacity(8);
-            std::fs::File::open(path).and_then(|f| f.take(8).read_to_end(&mut head)).map_err(io)?;
-            words[..head.len()].copy_from_slice(&head);
-            head.len()
+            let mut head = Vec::with_capacity(HEAD);
+            std::fs::File::open(path).and_then(|f| f.take(HEAD as u64).read_to_end(&mut head)).map_err(io)?;
+            head
         }
     };
-    if read < 8 {
-        return Err(Failure::new(Error::Format, format!("{read} bytes: a net's header is longer")));
+    if head.len() < 8 {
+        return Err(Failure::new(Error::Format, format!("{} bytes: a net's header is longer", head.len())));
     }
-    let word = |at: usize| u32::from_le_bytes(words[at..at + 4].try_into().expect("four bytes"));
-    Ok((word(0), word(4)))
+    Ok(head)
 }
 
-/// The shipped architectures whose files have a header with this version
-/// and hash (several where their hash words coincide, oldest first).
-fn by_header((version, hash): (u32, u32)) -> Result<Vec<&'static Arch>, Failure> {
+/// The shipped architectures whose files have a header like `head`'s: a
+/// CBNF header, or the version and hash of a Stockfish net (several where
+/// their hash words coincide, oldest first).
+fn by_header(head: &[u8]) -> Result<Vec<&'static Arch>, Failure> {
+    if head.starts_with(b"CBNF") {
+        let mut first_error = None;
+        let found: Vec<&Arch> = SHIPPED
+            .iter()
+            .filter(|a| match a.info.cbnf.map(|h| h.read(head, a.info.name)) {
+                Some(Ok(_)) => true,
+                Some(Err(e)) => {
+                    first_error.get_or_insert(e);
+                    false
+                }
+                None => false,
+            })
+            .collect();
+        return match (found.is_empty(), first_error) {
+            (false, _) => Ok(found),
+            (true, Some(e)) => Err(Failure::new(Error::UnknownArch, e.to_string())),
+            (true, None) => Err(Failure::new(Error::UnknownArch, "a CBNF header, but no shipped architecture has one")),
+        };
+    }
+    let word = |at: usize| u32::from_le_bytes(head[at..at + 4].try_into().expect("four bytes"));
+    let (version, hash) = (word(0), word(4));
     let headed = || SHIPPED.iter().filter(|a| a.info.file_bytes.is_none());
     let found: Vec<&Arch> = headed().filter(|a| a.info.version == version && a.info.header_hash == hash).collect();
     if found.is_empty() {

@@ -64,3 +64,33 @@ fn sf_18_small_net() {
 fn sf_18_big_net() {
     check("sf_18/nn-c288c895ea92.tsv", "nn-c288c895ea92.nnue", "sfnnv10", "sf_18_big_net");
 }
+
+/// Stormphrax's architecture found by the CBNF header of its file (no name
+/// given), on the net generated in its format: the engine's own outputs on
+/// the first rows of its reference, on every backend; a header of no
+/// shipped architecture is `NNUE_ERROR_UNKNOWN_ARCH` naming the field.
+#[test]
+fn stormphrax_by_its_cbnf_header() {
+    let Some(path) = real_net("stormphrax-generated.nnue", "stormphrax_by_its_cbnf_header") else { return };
+    let text = std::fs::read_to_string(support::reference_dir().join("bullet/stormphrax-generated.tsv")).unwrap();
+    for isa in support::isas() {
+        let net = NetRef::from_file(&path, None, Some(isa.name()), 0)
+            .unwrap_or_else(|code| panic!("stormphrax on {isa}: code {code}: {}", last_error()));
+        assert_eq!(net.arch(), "stormphrax");
+        let mut stack = net.stack();
+        for row in text.lines().take(100) {
+            let (fen, want) = row.split_once('\t').unwrap();
+            let pos = chess(fen);
+            assert_eq!(stack.reset(&pieces(&pos)), NNUE_OK, "{fen}: {}", last_error());
+            assert_eq!(stack.evaluate(side(&pos)).unwrap().value, want.parse::<i32>().unwrap(), "{fen} on {isa}");
+        }
+    }
+    let mut head = std::fs::read(&path).unwrap()[..64].to_vec();
+    head[14] = 16;
+    let bad = std::env::temp_dir().join(format!("nnue-capi-{}-cbnf.nnue", std::process::id()));
+    std::fs::write(&bad, &head).unwrap();
+    let code = NetRef::from_file(&bad, None, None, 0).err().expect("no architecture has 16 output buckets");
+    std::fs::remove_file(&bad).unwrap();
+    assert_eq!(nnue_capi::Error::from_code(code), Some(nnue_capi::Error::UnknownArch));
+    assert!(last_error().contains("output buckets at offset 14"), "{}", last_error());
+}
