@@ -84,24 +84,8 @@ fn head(source: Source) -> Result<Vec<u8>, Failure> {
 /// CBNF header, or the version and hash of a Stockfish net (several where
 /// their hash words coincide, oldest first).
 fn by_header(head: &[u8]) -> Result<Vec<&'static Arch>, Failure> {
-    if head.starts_with(b"CBNF") {
-        let mut first_error = None;
-        let found: Vec<&Arch> = SHIPPED
-            .iter()
-            .filter(|a| match a.info.cbnf.map(|h| h.read(head, a.info.name)) {
-                Some(Ok(_)) => true,
-                Some(Err(e)) => {
-                    first_error.get_or_insert(e);
-                    false
-                }
-                None => false,
-            })
-            .collect();
-        return match (found.is_empty(), first_error) {
-            (false, _) => Ok(found),
-            (true, Some(e)) => Err(Failure::new(Error::UnknownArch, e.to_string())),
-            (true, None) => Err(Failure::new(Error::UnknownArch, "a CBNF header, but no shipped architecture has one")),
-        };
+    if let Some(found) = nnue::runtime::cbnf_matches(SHIPPED, |a| a.info, head) {
+        return found.map_err(|e| Failure::new(Error::UnknownArch, e.to_string()));
     }
     let word = |at: usize| u32::from_le_bytes(head[at..at + 4].try_into().expect("four bytes"));
     let (version, hash) = (word(0), word(4));

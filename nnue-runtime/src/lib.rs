@@ -102,7 +102,9 @@ pub use error::LoadError;
 pub use platform::isa::{ISA_ENV, Isa, IsaError};
 
 // What tools that handle many architectures or inspect nets use.
-pub use engine::any_network::{AnyNetwork, ArchInfo, LayerInfo, candidates, candidates_for, cbnf_candidates};
+pub use engine::any_network::{
+    AnyNetwork, ArchInfo, LayerInfo, candidates, candidates_for, cbnf_candidates, cbnf_matches,
+};
 pub use overflow::OverflowProof;
 
 // What generated code uses, at short paths.

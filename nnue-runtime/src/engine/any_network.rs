@@ -81,19 +81,32 @@ pub struct ArchEntry {
 /// `entries`; the first one's error naming the field that differs if there
 /// is none. `None` for a file without that header.
 pub fn cbnf_candidates<'e>(entries: &'e [ArchEntry], head: &[u8]) -> Option<Result<Vec<&'e ArchEntry>, LoadError>> {
+    cbnf_matches(entries, |e| e.info, head)
+}
+
+/// [`cbnf_candidates`] over any list of architectures, `info` giving each
+/// one's facts (the C API's table, for one).
+pub fn cbnf_matches<'e, T>(
+    entries: &'e [T],
+    info: impl Fn(&T) -> &'static ArchInfo,
+    head: &[u8],
+) -> Option<Result<Vec<&'e T>, LoadError>> {
     if !head.starts_with(b"CBNF") {
         return None;
     }
     let mut first_error = None;
-    let found: Vec<&ArchEntry> = entries
+    let found: Vec<&T> = entries
         .iter()
-        .filter(|e| match e.info.cbnf.map(|h| h.read(head, e.info.name)) {
-            Some(Ok(_)) => true,
-            Some(Err(err)) => {
-                first_error.get_or_insert(err);
-                false
+        .filter(|e| {
+            let info = info(e);
+            match info.cbnf.map(|h| h.read(head, info.name)) {
+                Some(Ok(_)) => true,
+                Some(Err(err)) => {
+                    first_error.get_or_insert(err);
+                    false
+                }
+                None => false,
             }
-            None => false,
         })
         .collect();
     Some(match (found.is_empty(), first_error) {
