@@ -136,37 +136,51 @@ impl Board {
         Ok(())
     }
 
-    /// Makes on this board, a copy of `top`, the move of `changes`, which
-    /// `top.check` accepted: every piece leaves, then every piece lands.
-    /// What changes is computed from `top` and only written here (reading
-    /// back what the copy has just stored would wait for the copy).
-    pub(crate) fn make(&mut self, top: &Board, changes: &[PieceChange]) {
-        // A square's bit, none for `NNUE_NO_SQUARE`.
-        let bit = |square: u8| 1u64.checked_shl(square.into()).unwrap_or(0);
-        let mut count = top.count;
+    /// Makes on this board the move of `changes`, which [`Board::check`]
+    /// accepted: every piece leaves, then every piece lands. The stack keeps
+    /// one board, made and unmade in place (a copy per level cost more than
+    /// the move: two pushes a move in Stockfish's search, each a call to
+    /// `memcpy`).
+    pub(crate) fn make(&mut self, changes: &[PieceChange]) {
         for c in changes.iter().filter(|c| c.from != NNUE_NO_SQUARE) {
-            self.squares[usize::from(c.from)] = EMPTY;
-            count -= 1;
+            self.lift(c.piece, c.from);
         }
-        let mut kings = top.kings;
         for c in changes.iter().filter(|c| c.to != NNUE_NO_SQUARE) {
-            self.squares[usize::from(c.to)] = c.piece;
-            count += 1;
-            if let (Some(p), Some(to)) = (piece(c.piece), Square::new(c.to))
-                && p.kind == PieceKind::King
-            {
-                kings[p.color.index()] = to;
-            }
+            self.land(c.piece, c.to);
         }
+    }
+
+    /// Unmakes the move of `changes`, the last one [`Board::make`] made:
+    /// every piece leaves where it landed, then lands where it was.
+    pub(crate) fn unmake(&mut self, changes: &[PieceChange]) {
+        for c in changes.iter().filter(|c| c.to != NNUE_NO_SQUARE) {
+            self.lift(c.piece, c.to);
+        }
+        for c in changes.iter().filter(|c| c.from != NNUE_NO_SQUARE) {
+            self.land(c.piece, c.from);
+        }
+    }
+
+    /// Takes the piece of `code` from `square` (0..=63), where it is.
+    #[inline]
+    fn lift(&mut self, code: u8, square: u8) {
+        self.squares[usize::from(square)] = EMPTY;
         // A piece code is its bitboard's index among the twelve.
-        let (bitboards, before) = (self.bitboards.as_flattened_mut(), top.bitboards.as_flattened());
-        for c in changes {
-            let same = changes.iter().filter(|d| d.piece == c.piece);
-            let moved = same.fold(0, |bits, d| bits ^ bit(d.from) ^ bit(d.to));
-            bitboards[usize::from(c.piece)] = before[usize::from(c.piece)] ^ moved;
+        self.bitboards.as_flattened_mut()[usize::from(code)] ^= 1 << square;
+        self.count -= 1;
+    }
+
+    /// Puts the piece of `code` on the empty `square` (0..=63).
+    #[inline]
+    fn land(&mut self, code: u8, square: u8) {
+        self.squares[usize::from(square)] = code;
+        self.bitboards.as_flattened_mut()[usize::from(code)] ^= 1 << square;
+        self.count += 1;
+        if code % 6 == PieceKind::King as u8
+            && let Some(to) = Square::new(square)
+        {
+            self.kings[usize::from(code / 6)] = to;
         }
-        self.count = count;
-        self.kings = kings;
     }
 
     /// Change `i` as the runtime's, if its codes are in range and it

@@ -1,5 +1,6 @@
-//! `nnue_stack`: one search thread's accumulator stack, with the board at
-//! each of its levels, against which every move's piece changes are checked.
+//! `nnue_stack`: one search thread's accumulator stack, with the current
+//! board, against which every move's piece changes are checked, and the
+//! pushed moves, to unmake them.
 
 use crate::args::{Out, exclusive, shared, slice};
 use crate::board::{Board, side};
@@ -7,7 +8,7 @@ use crate::erased::ErasedStack;
 use crate::error::{Error, Failure};
 use crate::guard::guard;
 use crate::net::Net;
-use crate::types::{Eval, NNUE_MAX_PLY, PieceChange, PieceOn};
+use crate::types::{Eval, NNUE_MAX_CHANGES, NNUE_MAX_PLY, PieceChange, PieceOn};
 use nnue::runtime::MoveChanges;
 use std::ffi::c_int;
 
@@ -15,9 +16,12 @@ use std::ffi::c_int;
 /// threads at once (it may move between threads). It keeps its net alive.
 pub struct Stack {
     inner: Box<dyn ErasedStack>,
-    /// The board at the root, then after each pushed move; empty until
-    /// the first reset, which reserves room for every level.
-    boards: Vec<Board>,
+    /// The current position's board (the root's with every pushed move
+    /// made); `None` until the first reset.
+    board: Option<Board>,
+    /// The moves pushed since the reset, in order; the reset reserves room
+    /// for `NNUE_MAX_PLY`.
+    moves: Vec<Pushed>,
     /// Whether a call into the runtime's stack is under way: still set
     /// afterwards only if it panicked, and then the stack must be reset
     /// (and is renewed when it is).
@@ -25,12 +29,27 @@ pub struct Stack {
     buckets: usize,
 }
 
+/// A pushed move's piece changes, as the caller gave them (checked).
+#[derive(Debug, Clone, Copy)]
+struct Pushed {
+    changes: [PieceChange; NNUE_MAX_CHANGES],
+    len: u8,
+}
+
+impl Pushed {
+    fn changes(&self) -> &[PieceChange] {
+        &self.changes[..usize::from(self.len)]
+    }
+}
+
 impl Stack {
-    /// The current position's board and the runtime's stack, if the stack
-    /// was reset.
-    fn current(&mut self) -> Result<(&Board, Runtime<'_>), Failure> {
-        match self.boards.last() {
-            Some(board) if !self.broken => Ok((board, Runtime { inner: &mut *self.inner, broken: &mut self.broken })),
+    /// The current position's board, the moves pushed and the runtime's
+    /// stack, if the stack was reset.
+    fn current(&mut self) -> Result<(&mut Board, &mut Vec<Pushed>, Runtime<'_>), Failure> {
+        match &mut self.board {
+            Some(board) if !self.broken => {
+                Ok((board, &mut self.moves, Runtime { inner: &mut *self.inner, broken: &mut self.broken }))
+            }
             _ => Err(Failure::new(Error::NotReset, "reset the stack with nnue_stack_reset first")),
         }
     }
@@ -64,8 +83,13 @@ pub unsafe extern "C" fn nnue_stack_new(net: *const Net, out_stack: *mut *mut St
         let out = Out::new(out_stack, "out_stack")?;
         // SAFETY: a live net or NULL, by the caller's promise.
         let net = unsafe { shared(net, "net")? };
-        let stack =
-            Stack { inner: net.inner.new_stack(), boards: Vec::new(), broken: false, buckets: net.inner.buckets() };
+        let stack = Stack {
+            inner: net.inner.new_stack(),
+            board: None,
+            moves: Vec::new(),
+            broken: false,
+            buckets: net.inner.buckets(),
+        };
         // SAFETY: valid for writing, by the caller's promise.
         unsafe { out.write(Box::into_raw(Box::new(stack))) };
         Ok(())
@@ -110,9 +134,9 @@ pub unsafe extern "C" fn nnue_stack_reset(stack: *mut Stack, pieces: *const Piec
             stack.broken = false;
         }
         Runtime { inner: &mut *stack.inner, broken: &mut stack.broken }.run(|inner| inner.reset(&root));
-        stack.boards.clear();
-        stack.boards.reserve_exact(NNUE_MAX_PLY + 1);
-        stack.boards.push(root);
+        stack.board = Some(root);
+        stack.moves.clear();
+        stack.moves.reserve_exact(NNUE_MAX_PLY);
         Ok(())
     })
 }
@@ -133,23 +157,20 @@ pub unsafe extern "C" fn nnue_stack_push(stack: *mut Stack, changes: *const Piec
     guard(|| {
         // SAFETY: a live, unshared stack or NULL, and `n` changes or NULL, by the caller's promise.
         let (stack, changes) = unsafe { (exclusive(stack, "stack")?, slice(changes, n, "changes")?) };
-        let full = stack.boards.len() > NNUE_MAX_PLY;
-        let (board, _) = stack.current()?;
+        let (board, moves, runtime) = stack.current()?;
         let mut moved = MoveChanges::default();
         board.check(changes, &mut moved)?;
-        if full {
+        if moves.len() >= NNUE_MAX_PLY {
             return Err(Failure::new(Error::StackFull, format!("{NNUE_MAX_PLY} moves pushed already")));
         }
-        let boards = &mut stack.boards;
-        // A panic (a bug) while the level is made leaves the stack to be reset.
-        Runtime { inner: &mut *stack.inner, broken: &mut stack.broken }.run(|inner| {
-            // The next level, made in place on a copy of the top (the
-            // levels were reserved at the reset: nothing is reallocated).
-            boards.extend_from_within(boards.len() - 1..);
-            let [.., top, next] = boards.as_mut_slice() else { unreachable!("a level above the root") };
-            next.make(top, changes);
-            inner.push(&moved);
-        });
+        // A panic (a bug) in the runtime's push leaves the stack to be reset.
+        runtime.run(|inner| inner.push(&moved));
+        board.make(changes);
+        let mut pushed = Pushed { changes: [PieceChange { piece: 0, from: 0, to: 0 }; NNUE_MAX_CHANGES], len: 0 };
+        pushed.changes[..changes.len()].copy_from_slice(changes);
+        pushed.len = changes.len() as u8;
+        // Room for every move was reserved at the reset: nothing is reallocated.
+        moves.push(pushed);
         Ok(())
     })
 }
@@ -163,13 +184,12 @@ pub unsafe extern "C" fn nnue_stack_pop(stack: *mut Stack) -> c_int {
     guard(|| {
         // SAFETY: a live, unshared stack or NULL, by the caller's promise.
         let stack = unsafe { exclusive(stack, "stack")? };
-        let root = stack.boards.len() == 1;
-        let (_, runtime) = stack.current()?;
-        if root {
+        let (board, moves, runtime) = stack.current()?;
+        let Some(last) = moves.pop() else {
             return Err(Failure::new(Error::EmptyStack, "no move pushed since the reset"));
-        }
+        };
         runtime.run(|inner| inner.pop());
-        stack.boards.truncate(stack.boards.len() - 1);
+        board.unmake(last.changes());
         Ok(())
     })
 }
@@ -185,11 +205,11 @@ pub unsafe extern "C" fn nnue_stack_ply(stack: *const Stack, out_ply: *mut usize
         let out = Out::new(out_ply, "out_ply")?;
         // SAFETY: a live stack or NULL, by the caller's promise.
         let stack = unsafe { shared(stack, "stack")? };
-        if stack.boards.is_empty() || stack.broken {
+        if stack.board.is_none() || stack.broken {
             return Err(Failure::new(Error::NotReset, "reset the stack with nnue_stack_reset first"));
         }
         // SAFETY: valid for writing, by the caller's promise.
-        unsafe { out.write(stack.boards.len() - 1) };
+        unsafe { out.write(stack.moves.len()) };
         Ok(())
     })
 }
@@ -208,7 +228,7 @@ pub unsafe extern "C" fn nnue_stack_evaluate(stack: *mut Stack, side_to_move: c_
         // SAFETY: a live, unshared stack or NULL, by the caller's promise.
         let stack = unsafe { exclusive(stack, "stack")? };
         let side = side(side_to_move)?;
-        let (board, runtime) = stack.current()?;
+        let (board, _, runtime) = stack.current()?;
         let eval = runtime.run(|inner| inner.evaluate(board, side));
         // SAFETY: valid for writing, by the caller's promise.
         unsafe { out.write(eval.into()) };
@@ -240,7 +260,7 @@ pub unsafe extern "C" fn nnue_stack_evaluate_buckets(
             return Err(Failure::new(Error::Buffer, format!("{len} entries for {} buckets", stack.buckets)));
         }
         let mut evals = vec![Eval::default(); stack.buckets];
-        let (board, runtime) = stack.current()?;
+        let (board, _, runtime) = stack.current()?;
         runtime.run(|inner| inner.evaluate_buckets(board, side, &mut evals));
         for (i, eval) in evals.into_iter().enumerate() {
             // SAFETY: `out` is non-NULL and aligned (checked) and valid for `len >= buckets` values.
