@@ -8,7 +8,7 @@ use crate::erased::ErasedStack;
 use crate::error::{Error, Failure};
 use crate::guard::guard;
 use crate::net::Net;
-use crate::types::{Eval, NNUE_MAX_CHANGES, NNUE_MAX_PLY, PieceChange, PieceOn};
+use crate::types::{Eval, NNUE_MAX_CHANGES, NNUE_MAX_PLY, NNUE_NO_SQUARE, PieceChange, PieceOn};
 use nnue::runtime::MoveChanges;
 use std::ffi::c_int;
 
@@ -37,6 +37,17 @@ struct Pushed {
 }
 
 impl Pushed {
+    /// The move of `changes` (checked: at most `NNUE_MAX_CHANGES`), copied
+    /// change by change (a copy of the slice was a call to `memcpy`, whose
+    /// bytes were then read back as words: a stall on every push).
+    #[inline]
+    fn new(changes: &[PieceChange]) -> Pushed {
+        let none = PieceChange { piece: 0, from: NNUE_NO_SQUARE, to: NNUE_NO_SQUARE };
+        let changes_array = core::array::from_fn(|i| changes.get(i).copied().unwrap_or(none));
+        // At most `NNUE_MAX_CHANGES` (3), checked.
+        Pushed { changes: changes_array, len: changes.len() as u8 }
+    }
+
     fn changes(&self) -> &[PieceChange] {
         &self.changes[..usize::from(self.len)]
     }
@@ -166,11 +177,8 @@ pub unsafe extern "C" fn nnue_stack_push(stack: *mut Stack, changes: *const Piec
         // A panic (a bug) in the runtime's push leaves the stack to be reset.
         runtime.run(|inner| inner.push(&moved));
         board.make(changes);
-        let mut pushed = Pushed { changes: [PieceChange { piece: 0, from: 0, to: 0 }; NNUE_MAX_CHANGES], len: 0 };
-        pushed.changes[..changes.len()].copy_from_slice(changes);
-        pushed.len = changes.len() as u8;
         // Room for every move was reserved at the reset: nothing is reallocated.
-        moves.push(pushed);
+        moves.push(Pushed::new(changes));
         Ok(())
     })
 }
