@@ -39,7 +39,8 @@ struct Pushed {
 impl Pushed {
     /// The move of `changes` (checked: at most `NNUE_MAX_CHANGES`), copied
     /// change by change (a copy of the slice was a call to `memcpy`, whose
-    /// bytes were then read back as words: a stall on every push).
+    /// bytes were read back as words just after, in a profile of
+    /// Stockfish's search).
     #[inline]
     fn new(changes: &[PieceChange]) -> Pushed {
         let none = PieceChange { piece: 0, from: NNUE_NO_SQUARE, to: NNUE_NO_SQUARE };
