@@ -172,11 +172,7 @@ def build_pgo(kind, root, target_cpu, tc, core, isas):
     profiles = root / "pgo-profiles"
     shutil.rmtree(profiles, ignore_errors=True)
     profiles.mkdir(parents=True)
-    # Without value profiling: with it, the instrumented Reckless crashed at exit while LLVM's
-    # runtime wrote the profile (in initializeValueProfRuntimeRecord; rustc 1.95, 2026-11-29),
-    # leaving it truncated.
-    exe, gen_cmd = build(kind, root, target_cpu, tc, f"-Cprofile-generate={profiles} -Cllvm-args=-disable-vp=true",
-                         root / "target-pgo-generate")
+    exe, gen_cmd = build(kind, root, target_cpu, tc, f"-Cprofile-generate={profiles}", root / "target-pgo-generate")
     for isa in (isas if kind != "unchanged" else ["best"]):
         log(f"[pgo {kind}] profiling run: bench{'' if isa == 'best' else f' (NNUE_ISA={isa})'}")
         bench(exe, core, None if isa == "best" else isa)
