@@ -134,55 +134,20 @@ def prepare(kind, gitdir, net, root, repo):
     return added
 
 
-def build(kind, root, target_cpu, tc, extra_flags="", target_dir=None):
-    """Reckless's Makefile flags without PGO (plus `extra_flags` in RUSTFLAGS, into `target_dir`
-    if given); --locked for the unchanged build (the patched builds add the nnue crates to
-    Cargo.lock). Returns the binary and the command."""
+def build(kind, root, target_cpu, tc):
+    """Reckless's Makefile flags without PGO; --locked for the unchanged build (the patched
+    builds add the nnue crates to Cargo.lock). Returns the binary and the command."""
     args = ["cargo", "build", "--release"] + (["--locked"] if kind == "unchanged" else []) + \
-        (["--features", "nnue-check"] if kind == "check" else []) + \
-        (["--target-dir", str(target_dir)] if target_dir else [])
-    flags = f"-Ctarget-cpu={target_cpu}" + (f" {extra_flags}" if extra_flags else "")
-    cmd = f"RUSTUP_TOOLCHAIN={tc} RUSTFLAGS={shlex.quote(flags)} {' '.join(args)}"
+        (["--features", "nnue-check"] if kind == "check" else [])
+    cmd = f"RUSTUP_TOOLCHAIN={tc} RUSTFLAGS=-Ctarget-cpu={target_cpu} {' '.join(args)}"
     log(f"[build {kind}] {cmd} (in {root})")
-    env = dict(os.environ, RUSTUP_TOOLCHAIN=tc, RUSTFLAGS=flags)
+    env = dict(os.environ, RUSTUP_TOOLCHAIN=tc, RUSTFLAGS=f"-Ctarget-cpu={target_cpu}")
     env.pop("EVALFILE", None)
     out = subprocess.run(args, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if out.returncode != 0:
         log(out.stdout[-6000:])
         die(f"the {kind} build failed")
-    return Path(target_dir or root / "target") / "release" / "reckless", cmd
-
-
-def llvm_profdata(tc):
-    """The `llvm-profdata` of the toolchain's LLVM (rustup's `llvm-tools` component), which
-    reads the profiles its `-Cprofile-generate` writes (Debian's older LLVM does not)."""
-    sysroot = first_line(["rustc", "--print", "sysroot"], env=dict(os.environ, RUSTUP_TOOLCHAIN=tc))
-    host = first_line(["rustc", "--print", "host-tuple"], env=dict(os.environ, RUSTUP_TOOLCHAIN=tc))
-    tool = Path(sysroot) / "lib" / "rustlib" / host / "bin" / "llvm-profdata"
-    if not tool.is_file():
-        die(f"no {tool}: `rustup component add llvm-tools --toolchain {tc}` (needed by --pgo)")
-    return tool
-
-
-def build_pgo(kind, root, target_cpu, tc, core, isas):
-    """What Reckless's Makefile does for a release (`cargo pgo instrument`, `cargo pgo run --
-    bench`, `cargo pgo optimize`), by hand: an instrumented build, its `bench` (for the patched
-    build, once per backend in `isas`, so that every backend timed is in the profile), the
-    profiles merged, and the build optimised with them. Returns the binary and the commands."""
-    profiles = root / "pgo-profiles"
-    shutil.rmtree(profiles, ignore_errors=True)
-    profiles.mkdir(parents=True)
-    exe, gen_cmd = build(kind, root, target_cpu, tc, f"-Cprofile-generate={profiles}", root / "target-pgo-generate")
-    for isa in (isas if kind != "unchanged" else ["best"]):
-        log(f"[pgo {kind}] profiling run: bench{'' if isa == 'best' else f' (NNUE_ISA={isa})'}")
-        bench(exe, core, None if isa == "best" else isa)
-    merged = root / "pgo.profdata"
-    out = run([str(llvm_profdata(tc)), "merge", "-o", str(merged), str(profiles)])
-    if out.returncode != 0:
-        die(f"llvm-profdata merge failed:\n{out.stderr[-2000:]}")
-    exe, use_cmd = build(kind, root, target_cpu, tc, f"-Cprofile-use={merged}", root / "target-pgo")
-    runs = "bench" if kind == "unchanged" else "bench on " + ", ".join(isas)
-    return exe, f"{gen_cmd}, then {runs}, `llvm-profdata merge`, then {use_cmd}"
+    return root / "target" / "release" / "reckless", cmd
 
 
 def bench(exe, core, isa=None, timeout=3600):
@@ -236,9 +201,6 @@ def main():
                     help="also build the check build and run its bench on each of --check-isas")
     ap.add_argument("--check-isas", default="best,avx2,scalar", help="default best,avx2,scalar")
     ap.add_argument("--check-only", action="store_true", help="build, check the node counts, time nothing")
-    ap.add_argument("--pgo", action="store_true",
-                    help="build the unchanged and patched builds with PGO, as Reckless's Makefile builds its "
-                         "releases (needs rustup's llvm-tools component)")
     ap.add_argument("--no-record", action="store_true", help="print the report only")
     ap.add_argument("--record-dir", help="write the record here instead of benchmarks/record/<cpu>/")
     args = ap.parse_args()
@@ -253,18 +215,15 @@ def main():
     tc = toolchain()
     build_dir = Path(args.build_dir).resolve()
     kinds = ["unchanged", "patched"] + (["check"] if args.check else [])
-    isas = [i.strip() for i in args.isas.split(",") if i.strip()]
     exes, cmds, added = {}, {}, []
     for kind in kinds:
         root = build_dir / f"reckless-{COMMIT[:7]}-{kind}-{args.target_cpu}"
         lines = prepare(kind, gitdir, net, root, REPO)
         added = added or lines
-        if args.pgo and kind != "check":
-            exes[kind], cmds[kind] = build_pgo(kind, root, args.target_cpu, tc, args.core, isas)
-        else:
-            exes[kind], cmds[kind] = build(kind, root, args.target_cpu, tc)
+        exes[kind], cmds[kind] = build(kind, root, args.target_cpu, tc)
 
     commit, dirty = repo_state(REPO)
+    isas = [i.strip() for i in args.isas.split(",") if i.strip()]
     label = {isa: ("patched" if isa == "best" else f"patched {isa}") for isa in isas}
     report = [
         "## Reckless e8bbd18 searching with nnue (`bench`)",
@@ -291,7 +250,7 @@ def main():
     nodes = {}
     n, _, _, _ = bench(exes["unchanged"], args.core)
     nodes["unchanged"] = n
-    report.append(f"| unchanged | Reckless's AVX2 code (target-cpu={args.target_cpu}{', PGO' if args.pgo else ''}) | {n} |")
+    report.append(f"| unchanged | Reckless's AVX2 code (target-cpu={args.target_cpu}) | {n} |")
     for isa in isas:
         n, _, _, _ = bench(exes["patched"], args.core, None if isa == "best" else isa)
         nodes[label[isa]] = n
