@@ -220,8 +220,7 @@ impl<N: Network> RefreshCache<N> {
             N::load_half(&entry.half, accumulator, perspective);
             return;
         }
-        // One list per `let`: a tuple of the two is built and then copied
-        // (two calls to `memcpy` of a whole buffer, 1168 bytes on the threat nets).
+        // One list per `let` (see `FeatureBuffer`).
         let mut removed = N::Changes::default();
         let mut added = N::Changes::default();
         for (color, (old_side, new_side)) in [Color::White, Color::Black].into_iter().zip(entry.board.iter().zip(board))

@@ -9,6 +9,11 @@ use core::mem::MaybeUninit;
 /// whose `MAX_ACTIVE` is `N`) are counted, not stored. The storage is not
 /// initialised (a threat set's buffers hold hundreds of entries and are made
 /// per move): only the first `len` entries are ever read.
+///
+/// Make each buffer with its own `let`: a tuple or closure returning two is
+/// built and then copied whole (two calls to `memcpy` of 1168 bytes each on
+/// the threat nets, 2.75 % of Stockfish 18's search with the library; a
+/// closure variant in the stack's update measured 7 % slower).
 pub struct FeatureBuffer<const N: usize> {
     len: usize,
     dropped: usize,

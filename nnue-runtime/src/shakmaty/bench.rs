@@ -416,8 +416,7 @@ pub fn update<N: Network>(
         N::board_changes(&before, &after, &mut board_changes);
     }
     for perspective in [Color::White, Color::Black] {
-        // One list per `let`: a tuple of the two is built and then copied
-        // (two calls to `memcpy` of a whole buffer, 1168 bytes on the threat nets).
+        // One list per `let` (see `FeatureBuffer`).
         let mut removed = N::Changes::default();
         let mut added = N::Changes::default();
         let king = board.king_square(perspective);
