@@ -10,15 +10,17 @@
 //!
 //! The input: its first byte chooses the net (a random net of
 //! sfnnv9-small, of SFNNv10 with threat inputs, or of Obsidian's bullet
-//! architecture, which has no header and is named); then one operation per
-//! byte (`op % 9`) with its arguments from the following bytes, until they
-//! run out: 0 reset to pieces made of bytes (squares and codes mostly in
-//! range, kings placed first); 1 reset to the start position; 2 push
+//! architecture, which has no header and is named; with its top bit set,
+//! one stack over all three, `nnue_stack_new_multi`); then one operation
+//! per byte (`op % 9`) with its arguments from the following bytes, until
+//! they run out: 0 reset to pieces made of bytes (squares and codes mostly
+//! in range, kings placed first); 1 reset to the start position; 2 push
 //! changes made of bytes (0 to 4 of them, squares up to 65, codes up to
 //! 12); 3 push a move of a piece on the board (a capture if it lands on a
 //! piece, a promotion if a pawn reaches the last rank); 4 pop; 5 evaluate
-//! (side 0 to 2); 6 evaluate every bucket into 0 to 9 entries; 7 ply; 8
-//! load a net from the bytes left, by header or a name (and stop).
+//! (side 0 to 2) with net 0 to 3 (`nnue_stack_evaluate_net`; 3 is no net);
+//! 6 evaluate every bucket into 0 to 9 entries; 7 ply; 8 load a net from
+//! the bytes left, by header or a name (and stop).
 
 use nnue_capi::{Error, Eval, NNUE_NO_SQUARE, NNUE_OK, Net, PieceChange, PieceOn, Stack};
 use std::ffi::c_int;
@@ -161,11 +163,16 @@ impl Shadow {
 /// Runs the operations `data` describes; see the module's documentation.
 pub fn capi(data: &[u8]) {
     let mut bytes = Bytes(data);
-    let choice = usize::from(bytes.next()) % NETS.len();
-    let net = net(choice);
+    let first = bytes.next();
     let mut stack = std::ptr::null_mut();
-    // SAFETY: a live net; `stack` is writable.
-    check(unsafe { nnue_capi::nnue_stack_new(net, &mut stack) });
+    if first & 0x80 == 0 {
+        // SAFETY: a live net; `stack` is writable.
+        check(unsafe { nnue_capi::nnue_stack_new(net(usize::from(first) % NETS.len()), &mut stack) });
+    } else {
+        let nets = [net(0), net(1), net(2)];
+        // SAFETY: `nets` holds three live nets; `stack` is writable.
+        check(unsafe { nnue_capi::nnue_stack_new_multi(nets.as_ptr(), nets.len(), &mut stack) });
+    }
     let stack = Owned(stack);
     let mut shadow = Shadow::default();
     while !bytes.0.is_empty() {
@@ -216,8 +223,9 @@ pub fn capi(data: &[u8]) {
             }
             5 => {
                 let mut eval = Eval::default();
+                let (side, index) = (c_int::from(bytes.next() % 3), usize::from(bytes.next() % 4));
                 // SAFETY: a live stack used by this thread only; `eval` is writable.
-                check(unsafe { nnue_capi::nnue_stack_evaluate(stack.0, c_int::from(bytes.next() % 3), &mut eval) });
+                check(unsafe { nnue_capi::nnue_stack_evaluate_net(stack.0, index, side, &mut eval) });
             }
             6 => {
                 let mut evals = [Eval::default(); 9];

@@ -46,6 +46,9 @@
 // `NNUE_ERROR_STACK_FULL`.
 #define NNUE_MAX_PLY 1024
 
+// The most nets one stack evaluates (`nnue_stack_new_multi`).
+#define NNUE_MAX_NETS 8
+
 // The side to move: white.
 #define NNUE_WHITE 0
 
@@ -108,6 +111,9 @@ typedef enum nnue_error {
     NNUE_ERROR_STACK_FULL = 21,
     // Unknown bits in a load call's `flags`.
     NNUE_ERROR_FLAGS = 22,
+    // A stack asked for no net or more than `NNUE_MAX_NETS`, or a net
+    // index that the stack does not have.
+    NNUE_ERROR_NET_INDEX = 23,
 } nnue_error;
 
 // A loaded network (opaque): shared read-only by any number of threads,
@@ -116,7 +122,7 @@ typedef enum nnue_error {
 typedef struct nnue_net nnue_net;
 
 // An accumulator stack (opaque): one per search thread, never used by two
-// threads at once (it may move between threads). It keeps its net alive.
+// threads at once (it may move between threads). It keeps its nets alive.
 typedef struct nnue_stack nnue_stack;
 
 // A piece on a square, for `nnue_stack_reset`.
@@ -257,11 +263,26 @@ int nnue_net_buckets(const struct nnue_net *net, size_t *out_buckets);
 // pointer.
 int nnue_stack_new(const struct nnue_net *net, struct nnue_stack **out_stack);
 
+// Makes one stack for the `n` nets of `nets` (1 to `NNUE_MAX_NETS`), to be
+// reset before use: an engine that evaluates with several nets (Stockfish's
+// big and small) resets, pushes and pops once for all of them, each move
+// checked once, and evaluates with any of them (`nnue_stack_evaluate_net`;
+// `nnue_stack_evaluate` and `nnue_stack_evaluate_buckets` use net 0). Each
+// net's accumulators are computed only when it evaluates.
+//
+// # Safety
+// `nets` is NULL or points to `n` readable pointers, each NULL or a live
+// net; `out_stack` is NULL or valid for writing a pointer.
+int nnue_stack_new_multi(const struct nnue_net *const *nets,
+                         size_t n,
+                         struct nnue_stack **out_stack);
+
 // Frees a stack. NULL is allowed and does nothing.
 //
 // # Safety
-// `stack` is NULL or a stack that `nnue_stack_new` made and that is not
-// freed yet, nor in use by another thread.
+// `stack` is NULL or a stack that `nnue_stack_new` or
+// `nnue_stack_new_multi` made and that is not freed yet, nor in use by
+// another thread.
 int nnue_stack_free(struct nnue_stack *stack);
 
 // Starts over at a position: its `n` pieces (kings included, in any
@@ -302,15 +323,26 @@ int nnue_stack_ply(const struct nnue_stack *stack, size_t *out_ply);
 
 // Evaluates the current position (the reset's with every pushed move
 // made) with `side_to_move` to move (0 white, 1 black), computing the
-// accumulators it lacks.
+// accumulators it lacks; with the stack's first net (net 0).
 //
 // # Safety
 // `stack` is NULL or a live stack that no other thread uses; `out_eval` is
 // NULL or valid for writing.
 int nnue_stack_evaluate(struct nnue_stack *stack, int side_to_move, struct nnue_eval *out_eval);
 
-// `nnue_stack_evaluate` in every bucket: `out[b]` for each bucket `b`
-// below `nnue_net_buckets`, with `out[b].bucket = b` and `value` what the
+// `nnue_stack_evaluate` with net `net_index` of a stack made by
+// `nnue_stack_new_multi` (in the order the nets were given there).
+//
+// # Safety
+// `stack` is NULL or a live stack that no other thread uses; `out_eval` is
+// NULL or valid for writing.
+int nnue_stack_evaluate_net(struct nnue_stack *stack,
+                            size_t net_index,
+                            int side_to_move,
+                            struct nnue_eval *out_eval);
+
+// `nnue_stack_evaluate` (net 0) in every bucket: `out[b]` for each bucket
+// `b` below `nnue_net_buckets`, with `out[b].bucket = b` and `value` what the
 // architecture's engine would return were `b` the bucket chosen. Fails
 // with `NNUE_ERROR_BUFFER` if `len` is below the number of buckets.
 //

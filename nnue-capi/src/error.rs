@@ -61,10 +61,13 @@ pub enum Error {
     StackFull = 21,
     /// Unknown bits in a load call's `flags`.
     Flags = 22,
+    /// A stack asked for no net or more than `NNUE_MAX_NETS`, or a net
+    /// index that the stack does not have.
+    NetIndex = 23,
 }
 
 /// Every code, in order.
-const ALL: [Error; 22] = [
+const ALL: [Error; 23] = [
     Error::NullPointer,
     Error::Io,
     Error::Format,
@@ -87,11 +90,12 @@ const ALL: [Error; 22] = [
     Error::Side,
     Error::StackFull,
     Error::Flags,
+    Error::NetIndex,
 ];
 
 impl Error {
     /// Every code, in order.
-    pub fn all() -> [Error; 22] {
+    pub fn all() -> [Error; 23] {
         ALL
     }
 
@@ -130,6 +134,7 @@ impl Error {
             Error::Side => c"the side to move is neither 0 (white) nor 1 (black)",
             Error::StackFull => c"more moves pushed than NNUE_MAX_PLY",
             Error::Flags => c"unknown flags",
+            Error::NetIndex => c"a net count or net index out of range",
         }
     }
 }

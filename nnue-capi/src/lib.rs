@@ -16,6 +16,10 @@
 //! nnue_stack_pop(stack);                /* unmake it */
 //! ```
 //!
+//! An engine with several nets (Stockfish's big and small) makes one stack
+//! for all of them, `nnue_stack_new_multi`, so that each move is checked
+//! and pushed once, and evaluates with `nnue_stack_evaluate_net`.
+//!
 //! # Errors
 //!
 //! Every function returns an `int`: `NNUE_OK` (0) or an `enum nnue_error`
@@ -69,10 +73,10 @@ pub use net::{
     nnue_net_load_memory, nnue_net_release, nnue_net_retain,
 };
 pub use stack::{
-    Stack, nnue_stack_evaluate, nnue_stack_evaluate_buckets, nnue_stack_free, nnue_stack_new, nnue_stack_ply,
-    nnue_stack_pop, nnue_stack_push, nnue_stack_reset,
+    Stack, nnue_stack_evaluate, nnue_stack_evaluate_buckets, nnue_stack_evaluate_net, nnue_stack_free, nnue_stack_new,
+    nnue_stack_new_multi, nnue_stack_ply, nnue_stack_pop, nnue_stack_push, nnue_stack_reset,
 };
 pub use types::{
-    Eval, NNUE_BLACK, NNUE_LOAD_ALLOW_OVERFLOW, NNUE_MAX_CHANGES, NNUE_MAX_PIECES, NNUE_MAX_PLY, NNUE_NO_SQUARE,
-    NNUE_WHITE, PieceChange, PieceOn,
+    Eval, NNUE_BLACK, NNUE_LOAD_ALLOW_OVERFLOW, NNUE_MAX_CHANGES, NNUE_MAX_NETS, NNUE_MAX_PIECES, NNUE_MAX_PLY,
+    NNUE_NO_SQUARE, NNUE_WHITE, PieceChange, PieceOn,
 };

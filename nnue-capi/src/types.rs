@@ -17,6 +17,9 @@ pub const NNUE_MAX_CHANGES: usize = 3;
 /// `NNUE_ERROR_STACK_FULL`.
 pub const NNUE_MAX_PLY: usize = 1024;
 
+/// The most nets one stack evaluates (`nnue_stack_new_multi`).
+pub const NNUE_MAX_NETS: usize = 8;
+
 /// The side to move: white.
 pub const NNUE_WHITE: i32 = 0;
 

@@ -3,9 +3,10 @@
 
 mod common;
 
-use common::{NetRef, StackRef, c_string, last_error, pieces, random_net, start};
+use common::{NetRef, StackRef, c_string, last_error, multi_stack, pieces, random_net, start};
 use nnue_capi::{
-    Error, NNUE_LOAD_ALLOW_OVERFLOW, NNUE_MAX_PLY, NNUE_NO_SQUARE, NNUE_OK, PieceChange, PieceOn, nnue_error_message,
+    Error, NNUE_LOAD_ALLOW_OVERFLOW, NNUE_MAX_NETS, NNUE_MAX_PLY, NNUE_NO_SQUARE, NNUE_OK, PieceChange, PieceOn,
+    nnue_error_message,
 };
 use std::ffi::{CStr, c_char, c_int};
 use std::ptr::{null, null_mut};
@@ -237,6 +238,35 @@ fn stack_full() {
     assert!(stack.evaluate(0).is_ok());
     assert_eq!(stack.pop(), NNUE_OK);
     assert_eq!(stack.push(&[change(WHITE_PAWN, E2, E4)]), NNUE_OK);
+}
+
+/// A stack over several nets: no net, too many, NULL among them, an index
+/// it does not have.
+#[test]
+fn multi_stack_bad_nets() {
+    let (a, b) = (net(), net());
+    fails(multi_stack(&[]).err().unwrap(), Error::NetIndex, "0 nets (1 to 8)");
+    let many = vec![a.0; NNUE_MAX_NETS + 1];
+    fails(multi_stack(&many).err().unwrap(), Error::NetIndex, "9 nets (1 to 8)");
+    fails(multi_stack(&[a.0, null()]).err().unwrap(), Error::NullPointer, "nets[1] is NULL");
+    let mut out = null_mut();
+    // SAFETY: `out` is writable; the nets pointer is NULL, which the call refuses.
+    let code = unsafe { nnue_capi::nnue_stack_new_multi(null(), 2, &mut out) };
+    fails(code, Error::NullPointer, "nets is NULL");
+    assert!(out.is_null());
+    // SAFETY: the nets are readable; the out pointer is NULL, which the call refuses.
+    let code = unsafe { nnue_capi::nnue_stack_new_multi([a.0].as_ptr(), 1, null_mut()) };
+    fails(code, Error::NullPointer, "out_stack is NULL");
+    let mut stack = multi_stack(&[a.0, b.0]).expect("two nets");
+    fails(stack.evaluate_net(0, 0).unwrap_err(), Error::NotReset, "nnue_stack_reset");
+    assert_eq!(stack.reset(&pieces(&start())), NNUE_OK);
+    fails(stack.evaluate_net(2, 0).unwrap_err(), Error::NetIndex, "net 2; the stack has 2");
+    fails(stack.evaluate_net(usize::MAX, 0).unwrap_err(), Error::NetIndex, "; the stack has 2");
+    fails(stack.evaluate_net(1, 2).unwrap_err(), Error::Side, "side to move 2");
+    assert_eq!(stack.evaluate_net(1, 0), stack.evaluate(0), "two loads of one net file");
+    let mut single = started(&a);
+    fails(single.evaluate_net(1, 0).unwrap_err(), Error::NetIndex, "net 1; the stack has 1");
+    assert_eq!(single.evaluate_net(0, 0), single.evaluate(0));
 }
 
 /// A C string of bytes that are not UTF-8.

@@ -7,7 +7,9 @@
 
 mod common;
 
-use common::{NetRef, Rng, StackRef, changes, chess, last_error, pieces, random_net, real_net, side, support};
+use common::{
+    NetRef, Rng, StackRef, changes, chess, last_error, multi_stack, pieces, random_net, real_net, side, support,
+};
 use nnue_capi::NNUE_OK;
 use shakmaty::Position as _;
 
@@ -119,4 +121,67 @@ fn threads_share_a_net() {
     let mut fresh = net.stack();
     assert_eq!(fresh.reset(&pieces(&shakmaty::Chess::default())), NNUE_OK);
     assert_eq!(fresh.evaluate(0), Ok(here));
+}
+
+/// One stack over several nets (`nnue_stack_new_multi`): random walks as
+/// [`walk`]'s, where each node is evaluated with some of the nets only (so
+/// that the others fall several moves behind and catch up later), every
+/// evaluation equal to that of a one-net stack reset to the node.
+fn walk_several(nets: &[&NetRef], steps: usize, seed: u64) {
+    let mut stack = multi_stack(&nets.iter().map(|net| net.0).collect::<Vec<_>>()).expect("a stack over the nets");
+    let mut fresh: Vec<StackRef> = nets.iter().map(|net| net.stack()).collect();
+    let mut rng = Rng(seed);
+    for start in support::STARTS {
+        let mut line = vec![chess(start)];
+        assert_eq!(stack.reset(&pieces(&line[0])), NNUE_OK, "{}", last_error());
+        for _ in 0..steps {
+            let pos = line.last().expect("the root stays").clone();
+            let moves = pos.legal_moves();
+            if line.len() > 1 && (rng.below(4) == 0 || moves.is_empty()) {
+                assert_eq!(stack.pop(), NNUE_OK);
+                line.pop();
+            } else if !moves.is_empty() {
+                let m = &moves[rng.below(moves.len())];
+                assert_eq!(stack.push(&changes(&pos, m)), NNUE_OK, "{m}: {}", last_error());
+                line.push(pos.clone().play(*m).expect("a legal move"));
+            }
+            let here = line.last().expect("the root stays");
+            for (i, fresh) in fresh.iter_mut().enumerate() {
+                // Net 0 at every node, the others at one node in 1 + i * 3.
+                if i > 0 && rng.below(1 + i * 3) != 0 {
+                    continue;
+                }
+                assert_eq!(fresh.reset(&pieces(here)), NNUE_OK);
+                let fen = || shakmaty::fen::Fen::from_position(here, shakmaty::EnPassantMode::Legal).to_string();
+                assert_eq!(stack.evaluate_net(i, side(here)), fresh.evaluate(side(here)), "net {i}: {}", fen());
+            }
+        }
+    }
+}
+
+/// Random nets of three architectures (the small net's, Stockfish 18's
+/// threat net's and a bullet one's) behind one stack.
+#[test]
+fn one_stack_for_several_nets() {
+    let by_name = |name: &str| {
+        let (arch, random_net_file) = RANDOM_NETS.iter().find(|(arch, _)| *arch == name).expect("shipped");
+        NetRef::from_bytes(&random_net_file(7), Some(arch), None, 0).unwrap_or_else(|c| panic!("{c}: {}", last_error()))
+    };
+    let nets = [by_name("sfnnv9-small"), by_name("sfnnv10"), by_name("obsidian")];
+    walk_several(&nets.iter().collect::<Vec<_>>(), steps(300), 11);
+}
+
+/// Stockfish 18's two nets behind one stack, as Stockfish's search uses
+/// them, on every backend this CPU runs.
+#[test]
+fn sf_18_nets_one_stack() {
+    let Some(big) = real_net("nn-c288c895ea92.nnue", "sf_18_nets_one_stack") else { return };
+    let Some(small) = real_net("nn-37f18f62d772.nnue", "sf_18_nets_one_stack") else { return };
+    for isa in support::isas() {
+        let load = |path| {
+            NetRef::from_file(path, None, Some(isa.name()), 0).unwrap_or_else(|c| panic!("{c}: {}", last_error()))
+        };
+        let (big, small) = (load(&big), load(&small));
+        walk_several(&[&big, &small], steps(300), 12);
+    }
 }

@@ -133,12 +133,12 @@ def patch_sources(src, check):
         shutil.copy(GLUE / name, src / name)
     edit(src / "Makefile", "SRCS = ", "SRCS = nnue_capi_glue.cpp ")
 
-    # Stockfish's AccumulatorStack carries the library's two stacks (one per search worker).
+    # Stockfish's AccumulatorStack carries the library's stack over both nets (one per search worker).
     acc = src / "nnue" / "nnue_accumulator.h"
     insert_after_includes(acc, '#include "../nnue_capi_glue.h"  // nnue-capi')
     edit(acc, "static constexpr std::size_t MaxSize = MAX_PLY + 1;",
          "static constexpr std::size_t MaxSize = MAX_PLY + 1;\n\n"
-         "    nnue_capi::Stacks lib;  // nnue-capi: the library's stacks")
+         "    nnue_capi::Stacks lib;  // nnue-capi: the library's stack")
 
     # The search: reset from the root, push after do_move, pop where Stockfish pops.
     search = src / "search.cpp"

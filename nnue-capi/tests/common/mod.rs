@@ -83,6 +83,14 @@ impl Drop for NetRef {
     }
 }
 
+/// `nnue_stack_new_multi` over `nets` (all kept alive by the stack).
+pub fn multi_stack(nets: &[*const Net]) -> Result<StackRef, c_int> {
+    let mut stack = std::ptr::null_mut();
+    // SAFETY: `nets` is readable for its length; `stack` is writable.
+    let code = unsafe { nnue_capi::nnue_stack_new_multi(nets.as_ptr(), nets.len(), &mut stack) };
+    if code == NNUE_OK { Ok(StackRef(stack)) } else { Err(code) }
+}
+
 /// A stack, freed on drop.
 pub struct StackRef(pub *mut Stack);
 
@@ -116,6 +124,14 @@ impl StackRef {
         let mut eval = Eval::default();
         // SAFETY: a live stack used by this thread only; `eval` is writable.
         let code = unsafe { nnue_capi::nnue_stack_evaluate(self.0, side_to_move, &mut eval) };
+        if code == NNUE_OK { Ok(eval) } else { Err(code) }
+    }
+
+    /// `nnue_stack_evaluate_net`.
+    pub fn evaluate_net(&mut self, net_index: usize, side_to_move: c_int) -> Result<Eval, c_int> {
+        let mut eval = Eval::default();
+        // SAFETY: a live stack used by this thread only; `eval` is writable.
+        let code = unsafe { nnue_capi::nnue_stack_evaluate_net(self.0, net_index, side_to_move, &mut eval) };
         if code == NNUE_OK { Ok(eval) } else { Err(code) }
     }
 

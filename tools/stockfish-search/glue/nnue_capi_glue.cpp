@@ -91,10 +91,8 @@ void reset_stacks(Stacks& s, const Position& pos) {
     for (Square sq = SQ_A1; sq <= SQ_H8; ++sq)
         if (Piece pc = pos.piece_on(sq); pc != NO_PIECE && n < NNUE_MAX_PIECES)
             pieces[n++] = {uint8_t(sq), piece_code(pc)};
-    if (int rc = nnue_stack_reset(s.big, pieces, n))
-        fail("nnue_stack_reset (big)", rc);
-    if (int rc = nnue_stack_reset(s.small, pieces, n))
-        fail("nnue_stack_reset (small)", rc);
+    if (int rc = nnue_stack_reset(s.both, pieces, n))
+        fail("nnue_stack_reset", rc);
     s.synced = true;
 #ifdef NNUE_CAPI_CHECK
     s.rootFen = pos.fen();
@@ -124,12 +122,13 @@ struct CheckReport {
 } checkReport;
 #endif
 
-std::pair<Value, Value> evaluate(nnue_stack* stack, const Position& pos, Stacks& s) {
+// Net 0 is the big net, net 1 the small one (as Stacks() makes the stack).
+std::pair<Value, Value> evaluate(size_t net, const Position& pos, Stacks& s) {
     if (!s.synced)
         reset_stacks(s, pos);
     nnue_eval e;
-    if (int rc = nnue_stack_evaluate(stack, pos.side_to_move(), &e))
-        fail("nnue_stack_evaluate", rc);
+    if (int rc = nnue_stack_evaluate_net(s.both, net, pos.side_to_move(), &e))
+        fail("nnue_stack_evaluate_net", rc);
     return {Value(e.psqt / Eval::NNUE::OutputScale),
             Value(e.positional / Eval::NNUE::OutputScale)};
 }
@@ -192,16 +191,12 @@ std::pair<Value, Value> check(const char*              net,
 }  // namespace
 
 Stacks::Stacks() {
-    if (int rc = nnue_stack_new(nets.big, &big))
-        fail("nnue_stack_new (big)", rc);
-    if (int rc = nnue_stack_new(nets.small, &small))
-        fail("nnue_stack_new (small)", rc);
+    const nnue_net* both_nets[] = {nets.big, nets.small};
+    if (int rc = nnue_stack_new_multi(both_nets, 2, &both))
+        fail("nnue_stack_new_multi", rc);
 }
 
-Stacks::~Stacks() {
-    nnue_stack_free(big);
-    nnue_stack_free(small);
-}
+Stacks::~Stacks() { nnue_stack_free(both); }
 
 void reset(AccumulatorStack& acc, const Position& pos, const OptionsMap& options) {
     // The library evaluates with the embedded nets: a search with other nets is refused rather
@@ -239,10 +234,8 @@ void push(AccumulatorStack& acc, const DirtyPiece& dp) {
         changes[n++] = {piece_code(dp.remove_pc), uint8_t(dp.remove_sq), NNUE_NO_SQUARE};
     if (dp.add_sq != SQ_NONE)
         changes[n++] = {piece_code(dp.add_pc), NNUE_NO_SQUARE, uint8_t(dp.add_sq)};
-    if (int rc = nnue_stack_push(acc.lib.big, changes, n))
-        fail("nnue_stack_push (big)", rc);
-    if (int rc = nnue_stack_push(acc.lib.small, changes, n))
-        fail("nnue_stack_push (small)", rc);
+    if (int rc = nnue_stack_push(acc.lib.both, changes, n))
+        fail("nnue_stack_push", rc);
 }
 
 void pop(AccumulatorStack& acc) {
@@ -250,17 +243,15 @@ void pop(AccumulatorStack& acc) {
     acc.pop();
     acc.lib.ply--;
 #endif
-    if (int rc = nnue_stack_pop(acc.lib.big))
-        fail("nnue_stack_pop (big)", rc);
-    if (int rc = nnue_stack_pop(acc.lib.small))
-        fail("nnue_stack_pop (small)", rc);
+    if (int rc = nnue_stack_pop(acc.lib.both))
+        fail("nnue_stack_pop", rc);
 }
 
 std::pair<Value, Value> evaluate_big([[maybe_unused]] const Networks& networks,
                                      const Position&                  pos,
                                      AccumulatorStack&                acc,
                                      [[maybe_unused]] AccumulatorCaches& caches) {
-    auto ours = evaluate(acc.lib.big, pos, acc.lib);
+    auto ours = evaluate(0, pos, acc.lib);
 #ifdef NNUE_CAPI_CHECK
     return check("big", 0, pos, acc.lib, ours, networks.big.evaluate(pos, acc, caches.big),
                  networks.big, &AccumulatorCaches::big, networks);
@@ -273,7 +264,7 @@ std::pair<Value, Value> evaluate_small([[maybe_unused]] const Networks& networks
                                        const Position&                  pos,
                                        AccumulatorStack&                acc,
                                        [[maybe_unused]] AccumulatorCaches& caches) {
-    auto ours = evaluate(acc.lib.small, pos, acc.lib);
+    auto ours = evaluate(1, pos, acc.lib);
 #ifdef NNUE_CAPI_CHECK
     return check("small", 1, pos, acc.lib, ours, networks.small.evaluate(pos, acc, caches.small),
                  networks.small, &AccumulatorCaches::small, networks);

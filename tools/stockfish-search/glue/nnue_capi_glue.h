@@ -32,11 +32,11 @@ struct Networks;
 
 namespace nnue_capi {
 
-// The library's two stacks (one per net), carried by Stockfish's AccumulatorStack, so that each
-// search worker (and each temporary stack, as Eval::trace makes) has its own.
+// The library's stack over both nets (net 0 the big one, net 1 the small one: each move checked
+// and pushed once for both), carried by Stockfish's AccumulatorStack, so that each search worker
+// (and each temporary stack, as Eval::trace makes) has its own.
 struct Stacks {
-    nnue_stack* big   = nullptr;
-    nnue_stack* small = nullptr;
+    nnue_stack* both = nullptr;
     // Reset from a position since construction: a stack that never was (Eval::trace's) is reset
     // from the position of its first evaluation.
     bool synced = false;
@@ -66,7 +66,7 @@ void reset(Stockfish::Eval::NNUE::AccumulatorStack& acc,
 std::pair<Stockfish::DirtyPiece&, Stockfish::DirtyThreats&>
 dirty(Stockfish::Eval::NNUE::AccumulatorStack& acc);
 
-// After Position::do_move: the library's stacks get the move's piece changes.
+// After Position::do_move: the library's stack gets the move's piece changes.
 void push(Stockfish::Eval::NNUE::AccumulatorStack& acc, const Stockfish::DirtyPiece& dp);
 
 // Where Stockfish pops its stack (and does so in the check build).
