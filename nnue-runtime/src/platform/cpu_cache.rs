@@ -8,7 +8,10 @@ use std::sync::OnceLock;
 
 /// Bytes of L1 data cache per core, as the CPU reports them, or `None`
 /// where it does not say (or on an architecture read no further here:
-/// AArch64, whose kernels do not choose by it).
+/// AArch64, whose kernels do not choose by it). Inlined: a move's update
+/// asks, and the call itself was 0.3 % of Stockfish 18's search with the
+/// library in a profile.
+#[inline]
 pub fn l1_data_bytes() -> Option<usize> {
     static BYTES: OnceLock<Option<usize>> = OnceLock::new();
     *BYTES.get_or_init(detect)
