@@ -63,15 +63,14 @@ impl TransformerGen for Composed {
                 /// `values = base` with every set's removed rows subtracted
                 /// and added rows added, the same for `psqt`: an update from
                 /// the parent's accumulator, in one pass over the lanes.
-                pub(super) fn update_sets<S: #rt::kernels::SetUpdates>(
+                pub(super) fn update_sets<S: #rt::kernels::SetUpdates, B: #rt::kernels::UpdateBase<L1, PSQT_BUCKETS>>(
                     cpu: Cpu,
                     sets: &S,
-                    base: &[i16; L1],
-                    psqt_base: &[i32; PSQT_BUCKETS],
+                    base: &B,
                     values: &mut [i16; L1],
                     psqt: &mut [i32; PSQT_BUCKETS],
                 ) {
-                    cpu.update_sets::<S, L1, TILE, PSQT_BUCKETS>(sets, base, psqt_base, values, psqt);
+                    cpu.update_sets::<S, B, L1, TILE, PSQT_BUCKETS>(sets, base, values, psqt);
                 }
             },
         )
@@ -183,7 +182,7 @@ fn methods(arch: &Arch) -> TokenStream {
         let (variant, module, arch_name) = (ident(t.variant), ident(t.module), t.arch);
         quote! {
             #[cfg(target_arch = #arch_name)]
-            #rt::Backend::#variant(cpu) => #module::update_sets(cpu, sets, base, psqt_base, values, psqt),
+            #rt::Backend::#variant(cpu) => #module::update_sets(cpu, sets, base, values, psqt),
         }
     });
     let update_sets = update_sets(arch);
@@ -196,25 +195,24 @@ fn methods(arch: &Arch) -> TokenStream {
             #(#actives)*
             for p in 0..2 {
                 let sets = #sets;
-                self.apply_sets(&sets, &self.transformer.biases, &[0; PSQT_BUCKETS], &mut accumulator.values[p], &mut accumulator.psqt[p]);
+                let base = #rt::kernels::Base { values: &self.transformer.biases, psqt: &[0; PSQT_BUCKETS] };
+                self.apply_sets(&sets, &base, &mut accumulator.values[p], &mut accumulator.psqt[p]);
             }
         }
 
         /// The backend's kernel: `values = base` with every set's removed
-        /// rows subtracted and added rows added, the same for `psqt` from
-        /// `psqt_base`.
-        fn apply_sets<S: #rt::kernels::SetUpdates>(
+        /// rows subtracted and added rows added, the same for `psqt`.
+        fn apply_sets<S: #rt::kernels::SetUpdates, B: #rt::kernels::UpdateBase<L1, PSQT_BUCKETS>>(
             &self,
             sets: &S,
-            base: &[i16; L1],
-            psqt_base: &[i32; PSQT_BUCKETS],
+            base: &B,
             values: &mut [i16; L1],
             psqt: &mut [i32; PSQT_BUCKETS],
         ) {
             match self.backend {
                 #rt::Backend::Scalar => {
-                    *values = *base;
-                    *psqt = *psqt_base;
+                    *values = base.values();
+                    *psqt = base.psqt();
                     #rt::kernels::SetUpdates::scalar(sets, values, psqt);
                 }
                 #(#arms)*
@@ -395,6 +393,24 @@ fn incremental(arch: &Arch) -> Option<TokenStream> {
         let set = as_trait(f);
         quote!(#set::same_view(perspective, a, b))
     });
+    // The board sets alone (a king move the per-piece sets see otherwise is
+    // then computed from the parent's accumulator, see `update_rebased`).
+    let same_board_views: Vec<TokenStream> = arch
+        .features
+        .iter()
+        .filter(|f| !f.kind.per_piece())
+        .map(|f| {
+            let set = as_trait(f);
+            quote!(#set::same_view(perspective, a, b))
+        })
+        .collect();
+    let same_board_view = (!same_board_views.is_empty()).then(|| {
+        quote! {
+            fn same_board_view(perspective: #rt::Color, a: #rt::Square, b: #rt::Square) -> bool {
+                #(#same_board_views)&&*
+            }
+        }
+    });
     let max = arch.features.iter().map(max_active);
     let feature = match sets().find(|(f, _)| f.kind.per_piece()) {
         Some((f, offset)) => {
@@ -435,6 +451,8 @@ fn incremental(arch: &Arch) -> Option<TokenStream> {
             #(#same_views)&&*
         }
 
+        #same_board_view
+
         fn board_changes(before: &#rt::Bitboards, after: &#rt::Bitboards, changes: &mut Self::BoardChanges) {
             let _ = (before, after);
             #(#find)*
@@ -457,12 +475,33 @@ fn incremental(arch: &Arch) -> Option<TokenStream> {
 
         fn update(&self, from: &Accumulator, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
             let p = perspective.index();
-            self.update_sets(removed, added, &from.values[p], &from.psqt[p], &mut to.values[p], &mut to.psqt[p]);
+            let base = #rt::kernels::Base { values: &from.values[p], psqt: &from.psqt[p] };
+            self.update_sets(removed, added, &base, &mut to.values[p], &mut to.psqt[p]);
         }
 
         fn update_from_half(&self, from: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
             let p = perspective.index();
-            self.update_sets(removed, added, &from.values, &from.psqt, &mut to.values[p], &mut to.psqt[p]);
+            let base = #rt::kernels::Base { values: &from.values, psqt: &from.psqt };
+            self.update_sets(removed, added, &base, &mut to.values[p], &mut to.psqt[p]);
+        }
+
+        fn update_rebased(
+            &self,
+            from: &Accumulator,
+            minus: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>,
+            plus: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>,
+            to: &mut Accumulator,
+            perspective: #rt::Color,
+            removed: &[u32],
+            added: &[u32],
+        ) {
+            let p = perspective.index();
+            let base = #rt::kernels::Rebase {
+                from: #rt::kernels::Base { values: &from.values[p], psqt: &from.psqt[p] },
+                minus: #rt::kernels::Base { values: &minus.values, psqt: &minus.psqt },
+                plus: #rt::kernels::Base { values: &plus.values, psqt: &plus.psqt },
+            };
+            self.update_sets(removed, added, &base, &mut to.values[p], &mut to.psqt[p]);
         }
     })
 }
@@ -494,23 +533,21 @@ fn update_sets(arch: &Arch) -> Option<TokenStream> {
     });
     Some(quote! {
         /// `values = base` minus the rows of `removed`, plus those of
-        /// `added`, the same for `psqt` from `psqt_base`: features numbered
-        /// across every feature set in file order, each set's features after
-        /// the earlier sets'.
-        #[allow(clippy::too_many_arguments)]
-        fn update_sets(
+        /// `added`, the same for `psqt`: features numbered across every
+        /// feature set in file order, each set's features after the earlier
+        /// sets'.
+        fn update_sets<B: #rt::kernels::UpdateBase<L1, PSQT_BUCKETS>>(
             &self,
             removed: &[u32],
             added: &[u32],
-            base: &[i16; L1],
-            psqt_base: &[i32; PSQT_BUCKETS],
+            base: &B,
             values: &mut [i16; L1],
             psqt: &mut [i32; PSQT_BUCKETS],
         ) {
             type Changes = <Network as #rt::Network>::Changes;
             #lists
             let sets = #sets;
-            self.apply_sets(&sets, base, psqt_base, values, psqt);
+            self.apply_sets(&sets, base, values, psqt);
         }
 
         /// Starts loading the first lanes of the rows of `removed` and

@@ -131,6 +131,28 @@ impl TransformerGen for Plain {
                 let p = perspective.index();
                 self.accumulate(&from.values, &from.psqt, removed, added, &mut to.values[p], &mut to.psqt[p]);
             }
+
+            /// (One per-piece feature set and no board features: the stack
+            /// never rebases; the starting values are summed apart.)
+            fn update_rebased(
+                &self,
+                from: &Accumulator,
+                minus: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>,
+                plus: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>,
+                to: &mut Accumulator,
+                perspective: #rt::Color,
+                removed: &[u32],
+                added: &[u32],
+            ) {
+                let p = perspective.index();
+                let base = #rt::kernels::Rebase {
+                    from: #rt::kernels::Base { values: &from.values[p], psqt: &from.psqt[p] },
+                    minus: #rt::kernels::Base { values: &minus.values, psqt: &minus.psqt },
+                    plus: #rt::kernels::Base { values: &plus.values, psqt: &plus.psqt },
+                };
+                let (values, psqt) = (#rt::kernels::UpdateBase::values(&base), #rt::kernels::UpdateBase::psqt(&base));
+                self.accumulate(&values, &psqt, removed, added, &mut to.values[p], &mut to.psqt[p]);
+            }
         })
     }
 

@@ -70,29 +70,39 @@ macro_rules! token_kernel {
             }
 
             /// [`crate::kernels::update_sets`] with this ISA's registers.
-            pub fn update_sets<S: $crate::kernels::SetUpdates, const L1: usize, const TILE: usize, const B: usize>(
+            pub fn update_sets<
+                S: $crate::kernels::SetUpdates,
+                Bs: $crate::kernels::UpdateBase<L1, B>,
+                const L1: usize,
+                const TILE: usize,
+                const B: usize,
+            >(
                 self,
                 sets: &S,
-                base: &[i16; L1],
-                psqt_base: &[i32; B],
+                base: &Bs,
                 out: &mut [i16; L1],
                 psqt_out: &mut [i32; B],
             ) {
                 /// # Safety
                 /// The CPU supports the token's instruction set.
                 #[target_feature(enable = $features)]
-                unsafe fn run<S: $crate::kernels::SetUpdates, const L1: usize, const TILE: usize, const B: usize>(
+                unsafe fn run<
+                    S: $crate::kernels::SetUpdates,
+                    Bs: $crate::kernels::UpdateBase<L1, B>,
+                    const L1: usize,
+                    const TILE: usize,
+                    const B: usize,
+                >(
                     sets: &S,
-                    base: &[i16; L1],
-                    psqt_base: &[i32; B],
+                    base: &Bs,
                     out: &mut [i16; L1],
                     psqt_out: &mut [i32; B],
                 ) {
                     // SAFETY: this function's target features are enabled.
-                    unsafe { $crate::kernels::update_sets::<$lanes, S, L1, TILE, B>(sets, base, psqt_base, out, psqt_out) }
+                    unsafe { $crate::kernels::update_sets::<$lanes, S, Bs, L1, TILE, B>(sets, base, out, psqt_out) }
                 }
                 // SAFETY: the token exists only if the CPU supports the ISA.
-                unsafe { run::<S, L1, TILE, B>(sets, base, psqt_base, out, psqt_out) }
+                unsafe { run::<S, Bs, L1, TILE, B>(sets, base, out, psqt_out) }
             }
 
             token_kernel!(@transform $token, $features, $lanes, transform_clip, transform_clip_listed, [MAX: i16]);

@@ -88,6 +88,15 @@ pub trait Network: Send + Sync + Sized + 'static {
     /// set): a move of that king between them is then an incremental update;
     /// otherwise the perspective is refreshed (through the refresh cache).
     fn same_view(perspective: Color, a: crate::Square, b: crate::Square) -> bool;
+    /// Whether the board features (those of [`Network::board_changes`]) are
+    /// the same from `perspective` with its king on `a` and on `b`: a move
+    /// of that king between them, which [`Network::same_view`] refuses (the
+    /// per-piece features change), is then computed from the parent's
+    /// accumulator by [`Network::update_rebased`]. True for networks
+    /// without board features.
+    fn same_board_view(_perspective: crate::Color, _a: crate::Square, _b: crate::Square) -> bool {
+        true
+    }
     /// Sets `changes` to what the change of the board from `before` to
     /// `after` does to the features that depend on more than one piece
     /// (only called when [`Network::BOARD_FEATURES`]).
@@ -113,6 +122,22 @@ pub trait Network: Send + Sync + Sized + 'static {
     fn update(
         &self,
         from: &Self::Accumulator,
+        to: &mut Self::Accumulator,
+        perspective: Color,
+        removed: &[u32],
+        added: &[u32],
+    );
+    /// `to[perspective] = from[perspective] - minus + plus - removed +
+    /// added`: a king move's accumulator from its parent's, `minus` and
+    /// `plus` the per-piece parts (biases included) of the parent's and the
+    /// child's positions with the king on its old and new square (from the
+    /// refresh cache), `removed` and `added` the move's board features.
+    #[allow(clippy::too_many_arguments)]
+    fn update_rebased(
+        &self,
+        from: &Self::Accumulator,
+        minus: &Self::Half,
+        plus: &Self::Half,
         to: &mut Self::Accumulator,
         perspective: Color,
         removed: &[u32],

@@ -13,7 +13,10 @@
 //! them instead of refreshing again).
 //!
 //! For networks whose features depend on more than one piece
-//! ([`Network::BOARD_FEATURES`]: threats), every node also keeps its board,
+//! ([`Network::BOARD_FEATURES`]: threats), a king move that changes the
+//! per-piece features' view but not the board features'
+//! ([`Network::same_board_view`]) is no refresh: the walk computes it from
+//! the node below ([`RefreshCache::rebase`]). Every node also keeps its board,
 //! the root's from the position and each child's from its parent's and the
 //! move's piece changes, so that an update can compare the boards before and
 //! after the move. The engine's [`Position`] need provide nothing more.
@@ -55,6 +58,17 @@ impl<N: Network> Node<N> {
             N::board_changes(&below.board, &self.board, &mut self.board_changes);
             self.board_changes_found = true;
         }
+    }
+
+    /// Whether the move into this node changes how `perspective` sees the
+    /// board so that it must be refreshed: its king moved to where the
+    /// per-piece features differ ([`Network::same_view`] false), and, for
+    /// networks with board features, the board features too (else the node
+    /// is computed from the one below by [`RefreshCache::rebase`]).
+    #[inline]
+    fn needs_refresh(&self, perspective: Color) -> bool {
+        self.changes.changes_view(perspective, N::same_view)
+            && (!N::BOARD_FEATURES || self.changes.changes_view(perspective, N::same_board_view))
     }
 }
 
@@ -292,7 +306,7 @@ impl<N: Network> AccumulatorStack<N> {
             if node.computed[p] {
                 return None;
             }
-            if i == 0 || node.changes.changes_view(perspective, N::same_view) {
+            if i == 0 || node.needs_refresh(perspective) {
                 return Some(i);
             }
             i -= 1;
@@ -301,11 +315,12 @@ impl<N: Network> AccumulatorStack<N> {
 
     /// After a refresh of the top node's `perspective`: node `i` is the one
     /// whose move changed the view (or the root), so it and every node above
-    /// it see the board as the top does, and none is computed for
+    /// it see the board features as the top does, and none is computed for
     /// `perspective`: fills them from the top down, undoing each move (its
-    /// removed features added back, its added ones removed), so that
-    /// siblings met later update from them instead of refreshing again
-    /// (Stockfish's backward update).
+    /// removed features added back, its added ones removed; a king move
+    /// between them rebased back, see `compute`), so that siblings met
+    /// later update from them instead of refreshing again (Stockfish's
+    /// backward update).
     fn fill_below(&mut self, net: &N, perspective: Color, i: usize) {
         let p = perspective.index();
         for j in (i + 1..self.len).rev() {
@@ -316,6 +331,24 @@ impl<N: Network> AccumulatorStack<N> {
             // One list per `let` (see `FeatureBuffer`).
             let mut removed = N::Changes::default();
             let mut added = N::Changes::default();
+            if from.changes.changes_view(perspective, N::same_view) {
+                // A king move the board features see as before (see
+                // `compute`), undone: the part at the king's square above
+                // taken out, the part at its square below put in.
+                N::board_features(perspective, from.kings[p], &from.board_changes, &mut removed, &mut added);
+                self.cache.rebase(
+                    net,
+                    perspective,
+                    (&from.board, from.kings[p]),
+                    (&to.board, to.kings[p]),
+                    &from.accumulator,
+                    &mut to.accumulator,
+                    added.as_slice(),
+                    removed.as_slice(),
+                );
+                to.computed[p] = true;
+                continue;
+            }
             Self::changed_features(from, perspective, &mut removed, &mut added);
             net.update(&from.accumulator, &mut to.accumulator, perspective, added.as_slice(), removed.as_slice());
             to.computed[p] = true;
@@ -341,7 +374,7 @@ impl<N: Network> AccumulatorStack<N> {
             if node.computed[p] {
                 break Some(i);
             }
-            if i == 0 || node.changes.changes_view(perspective, N::same_view) {
+            if i == 0 || node.needs_refresh(perspective) {
                 break None;
             }
             i -= 1;
@@ -355,7 +388,23 @@ impl<N: Network> AccumulatorStack<N> {
                     // One list per `let` (see `FeatureBuffer`).
                     let mut removed = N::Changes::default();
                     let mut added = N::Changes::default();
-                    // The walk stops at king moves that change the view.
+                    if to.changes.changes_view(perspective, N::same_view) {
+                        // A king move the board features see as before (the
+                        // walk stops at the others).
+                        N::board_features(perspective, to.kings[p], &to.board_changes, &mut removed, &mut added);
+                        self.cache.rebase(
+                            net,
+                            perspective,
+                            (&from.board, from.kings[p]),
+                            (&to.board, to.kings[p]),
+                            &from.accumulator,
+                            &mut to.accumulator,
+                            removed.as_slice(),
+                            added.as_slice(),
+                        );
+                        to.computed[p] = true;
+                        continue;
+                    }
                     Self::changed_features(to, perspective, &mut removed, &mut added);
                     net.update(
                         &from.accumulator,

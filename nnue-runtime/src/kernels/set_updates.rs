@@ -222,6 +222,97 @@ const FAR_AHEAD_ROWS: usize = 32;
 /// See [`FAR_AHEAD_ROWS`]; with AVX-512 (tiles of 512 lanes) one tile.
 const FAR_AHEAD_LANES: usize = 512;
 
+/// What an update starts from: one accumulator half ([`Base`]), or a king
+/// move's parent with the per-piece parts of its two king squares
+/// ([`Rebase`]).
+pub trait UpdateBase<const L1: usize, const B: usize> {
+    /// The `TILE * LANES` starting values from lane `offset`, a register
+    /// of `LANES` each.
+    ///
+    /// # Safety
+    /// `offset + TILE * L::LANES <= L1`; the CPU supports `L`'s
+    /// instructions.
+    unsafe fn load<L: Lanes, const TILE: usize>(&self, offset: usize) -> [L::V; TILE];
+
+    /// The starting PSQT values.
+    fn psqt(&self) -> [i32; B];
+
+    /// The starting values, without vector instructions (wrapping as the
+    /// vector sums do).
+    fn values(&self) -> [i16; L1];
+}
+
+/// An update from one accumulator half: its values and PSQT values.
+#[derive(Debug, Clone, Copy)]
+pub struct Base<'a, const L1: usize, const B: usize> {
+    pub values: &'a [i16; L1],
+    pub psqt: &'a [i32; B],
+}
+
+impl<const L1: usize, const B: usize> UpdateBase<L1, B> for Base<'_, L1, B> {
+    #[inline(always)]
+    unsafe fn load<L: Lanes, const TILE: usize>(&self, offset: usize) -> [L::V; TILE] {
+        // SAFETY: `offset + (r + 1) * LANES <= L1` (the caller's guarantee),
+        // and the caller guarantees the instructions.
+        core::array::from_fn(|r| unsafe { L::load(self.values.as_ptr().add(offset + r * L::LANES)) })
+    }
+
+    #[inline(always)]
+    fn psqt(&self) -> [i32; B] {
+        *self.psqt
+    }
+
+    fn values(&self) -> [i16; L1] {
+        *self.values
+    }
+}
+
+/// A king move's update when the board features see the board as before
+/// (threats: the king on the same half of the board): the parent's
+/// accumulator `from`, minus the per-piece part of the parent's position
+/// with the king on its old square (`minus`), plus that of the child's
+/// position with the king on its new square (`plus`): both parts come from
+/// the refresh cache, and what is left of the parent, its board features,
+/// changes only by the move's board-feature rows. Sums wrap, as every
+/// accumulator sum does: the result is exact when it fits, as a real
+/// accumulator does (the overflow proof).
+#[derive(Debug, Clone, Copy)]
+pub struct Rebase<'a, const L1: usize, const B: usize> {
+    pub from: Base<'a, L1, B>,
+    pub minus: Base<'a, L1, B>,
+    pub plus: Base<'a, L1, B>,
+}
+
+impl<const L1: usize, const B: usize> UpdateBase<L1, B> for Rebase<'_, L1, B> {
+    #[inline(always)]
+    unsafe fn load<L: Lanes, const TILE: usize>(&self, offset: usize) -> [L::V; TILE] {
+        // SAFETY: the caller's guarantees, passed on.
+        let (mut values, minus, plus) = unsafe {
+            (
+                self.from.load::<L, TILE>(offset),
+                self.minus.load::<L, TILE>(offset),
+                self.plus.load::<L, TILE>(offset),
+            )
+        };
+        for ((v, m), p) in values.iter_mut().zip(minus).zip(plus) {
+            // SAFETY: the caller guarantees the instructions.
+            *v = unsafe { L::add(L::sub(*v, m), p) };
+        }
+        values
+    }
+
+    #[inline(always)]
+    fn psqt(&self) -> [i32; B] {
+        core::array::from_fn(|i| self.from.psqt[i].wrapping_sub(self.minus.psqt[i]).wrapping_add(self.plus.psqt[i]))
+    }
+
+    fn values(&self) -> [i16; L1] {
+        core::array::from_fn(|i| {
+            self.from.values[i].wrapping_sub(self.minus.values[i]).wrapping_add(self.plus.values[i])
+        })
+    }
+}
+
 /// `out = base - removed rows + added rows` of every set, `psqt_out` the
 /// same with the PSQT rows: one pass over the lanes, `TILE` registers at a
 /// time, each tile read from `base` once and written to `out` once.
@@ -230,10 +321,16 @@ const FAR_AHEAD_LANES: usize = 512;
 /// The CPU supports `L`'s instructions. (Rows are checked: a feature
 /// without a row panics.)
 #[inline(always)]
-pub unsafe fn update_sets<L: Lanes, S: SetUpdates, const L1: usize, const TILE: usize, const B: usize>(
+pub unsafe fn update_sets<
+    L: Lanes,
+    S: SetUpdates,
+    Bs: UpdateBase<L1, B>,
+    const L1: usize,
+    const TILE: usize,
+    const B: usize,
+>(
     sets: &S,
-    base: &[i16; L1],
-    psqt_base: &[i32; B],
+    base: &Bs,
     out: &mut [i16; L1],
     psqt_out: &mut [i32; B],
 ) {
@@ -246,9 +343,8 @@ pub unsafe fn update_sets<L: Lanes, S: SetUpdates, const L1: usize, const TILE: 
     sets.prefetch_rows::<L1, B>(ahead);
     for tile in 0..L1 / (TILE * L::LANES) {
         let offset = tile * TILE * L::LANES;
-        let mut regs: [L::V; TILE] =
-            // SAFETY: `offset + (r + 1) * LANES <= L1`; the caller guarantees the instructions.
-            core::array::from_fn(|r| unsafe { L::load(base.as_ptr().add(offset + r * L::LANES)) });
+        // SAFETY: `offset + TILE * LANES <= L1`; the caller guarantees the instructions.
+        let mut regs: [L::V; TILE] = unsafe { base.load::<L, TILE>(offset) };
         // SAFETY: the rows exist (checked above), the tile lies within L1,
         // and the caller guarantees the instructions.
         unsafe { sets.tile::<L, TILE, L1>(offset, ahead, &mut regs) };
@@ -257,7 +353,7 @@ pub unsafe fn update_sets<L: Lanes, S: SetUpdates, const L1: usize, const TILE: 
             unsafe { L::store(out.as_mut_ptr().add(offset + r * L::LANES), reg) };
         }
     }
-    *psqt_out = *psqt_base;
+    *psqt_out = base.psqt();
     // SAFETY: the rows exist; the caller guarantees the instructions.
     unsafe { sets.psqt::<L, B>(psqt_out) };
 }
