@@ -115,7 +115,7 @@ OP_NAMES = {
 OUR_NAMES = {"forward_listed": "forward, listed by the transformer"}
 # How the report names them where the column name alone would mislead.
 OP_LABELS = {
-    "refresh_hot": "refresh, cache hot (the cache entry is this very position: a best case, see README)",
+    "refresh_hot": "refresh, cache hot (the cache entry is this very position; before a48a293 a best case on the threat nets, see docs/performance.md)",
     "forward": "forward (layers; sparse nets: each program searching the input for non-zero chunks)",
     "kingmove": "king move + eval (the mover refreshed through the cache)",
 }
