@@ -288,11 +288,7 @@ impl<const L1: usize, const B: usize> UpdateBase<L1, B> for Rebase<'_, L1, B> {
     unsafe fn load<L: Lanes, const TILE: usize>(&self, offset: usize) -> [L::V; TILE] {
         // SAFETY: the caller's guarantees, passed on.
         let (mut values, minus, plus) = unsafe {
-            (
-                self.from.load::<L, TILE>(offset),
-                self.minus.load::<L, TILE>(offset),
-                self.plus.load::<L, TILE>(offset),
-            )
+            (self.from.load::<L, TILE>(offset), self.minus.load::<L, TILE>(offset), self.plus.load::<L, TILE>(offset))
         };
         for ((v, m), p) in values.iter_mut().zip(minus).zip(plus) {
             // SAFETY: the caller guarantees the instructions.
