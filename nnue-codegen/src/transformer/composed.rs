@@ -10,7 +10,7 @@
 //! followed either by one block of every set's PSQT weights in list order or
 //! (`psqt_weights: AfterEachSet`) each set's weights by its PSQT weights.
 
-use super::common::TransformerGen;
+use super::common::{TransformerGen, rebase_base, update_rebased_head};
 use crate::features::{self, as_trait, dimensions, field, max_active, runtime_type};
 use crate::targets::TARGETS;
 use crate::tokens::{doc, i32, ident, runtime};
@@ -385,6 +385,7 @@ fn incremental(arch: &Arch) -> Option<TokenStream> {
         return None;
     }
     let rt = runtime();
+    let (update_rebased, rebase_base) = (update_rebased_head(), rebase_base());
     let offsets = starts(arch);
     let sets = || arch.features.iter().zip(&offsets);
     let board_features = arch.features.iter().any(|f| !f.kind.per_piece());
@@ -485,22 +486,8 @@ fn incremental(arch: &Arch) -> Option<TokenStream> {
             self.update_sets(removed, added, &base, &mut to.values[p], &mut to.psqt[p]);
         }
 
-        fn update_rebased(
-            &self,
-            from: &Accumulator,
-            minus: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>,
-            plus: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>,
-            to: &mut Accumulator,
-            perspective: #rt::Color,
-            removed: &[u32],
-            added: &[u32],
-        ) {
-            let p = perspective.index();
-            let base = #rt::kernels::Rebase {
-                from: #rt::kernels::Base { values: &from.values[p], psqt: &from.psqt[p] },
-                minus: #rt::kernels::Base { values: &minus.values, psqt: &minus.psqt },
-                plus: #rt::kernels::Base { values: &plus.values, psqt: &plus.psqt },
-            };
+        #update_rebased {
+            #rebase_base
             self.update_sets(removed, added, &base, &mut to.values[p], &mut to.psqt[p]);
         }
     })

@@ -2,7 +2,7 @@
 //! per piece (`runtime::params::Transformer`), its rows added and removed
 //! by the backend's `accumulate` kernel.
 
-use super::common::TransformerGen;
+use super::common::{TransformerGen, rebase_base, update_rebased_head};
 use crate::dispatch::dispatch;
 use crate::tokens::{i32, runtime};
 use nnue_spec::ir::{Arch, Encoding};
@@ -107,6 +107,7 @@ impl TransformerGen for Plain {
 
     fn incremental(&self, _arch: &Arch) -> Option<TokenStream> {
         let rt = runtime();
+        let (update_rebased, rebase_base) = (update_rebased_head(), rebase_base());
         Some(quote! {
             type Changes = #rt::FeatureList;
             type BoardChanges = ();
@@ -134,22 +135,8 @@ impl TransformerGen for Plain {
 
             /// (One per-piece feature set and no board features: the stack
             /// never rebases; the starting values are summed apart.)
-            fn update_rebased(
-                &self,
-                from: &Accumulator,
-                minus: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>,
-                plus: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>,
-                to: &mut Accumulator,
-                perspective: #rt::Color,
-                removed: &[u32],
-                added: &[u32],
-            ) {
-                let p = perspective.index();
-                let base = #rt::kernels::Rebase {
-                    from: #rt::kernels::Base { values: &from.values[p], psqt: &from.psqt[p] },
-                    minus: #rt::kernels::Base { values: &minus.values, psqt: &minus.psqt },
-                    plus: #rt::kernels::Base { values: &plus.values, psqt: &plus.psqt },
-                };
+            #update_rebased {
+                #rebase_base
                 let (values, psqt) = (#rt::kernels::UpdateBase::values(&base), #rt::kernels::UpdateBase::psqt(&base));
                 self.accumulate(&values, &psqt, removed, added, &mut to.values[p], &mut to.psqt[p]);
             }

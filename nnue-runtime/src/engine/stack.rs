@@ -333,26 +333,35 @@ impl<N: Network> AccumulatorStack<N> {
             let mut added = N::Changes::default();
             if from.changes.changes_view(perspective, N::same_view) {
                 // A king move the board features see as before (see
-                // `compute`), undone: the part at the king's square above
-                // taken out, the part at its square below put in.
+                // `compute`), undone.
                 N::board_features(perspective, from.kings[p], &from.board_changes, &mut removed, &mut added);
-                self.cache.rebase(
-                    net,
-                    perspective,
-                    (&from.board, from.kings[p]),
-                    (&to.board, to.kings[p]),
-                    &from.accumulator,
-                    &mut to.accumulator,
-                    added.as_slice(),
-                    removed.as_slice(),
-                );
-                to.computed[p] = true;
+                Self::rebase(&mut self.cache, net, perspective, from, to, added.as_slice(), removed.as_slice());
                 continue;
             }
             Self::changed_features(from, perspective, &mut removed, &mut added);
             net.update(&from.accumulator, &mut to.accumulator, perspective, added.as_slice(), removed.as_slice());
             to.computed[p] = true;
         }
+    }
+
+    /// `to`'s `perspective` from `from`'s across a king move of that
+    /// perspective that keeps the board features' view, made or undone
+    /// (`from` the node below or above): the per-piece part at `from`'s king
+    /// square swapped for the part at `to`'s ([`RefreshCache::rebase`]),
+    /// `removed` and `added` the board features the step removes and adds.
+    fn rebase(
+        cache: &mut RefreshCache<N>,
+        net: &N,
+        perspective: Color,
+        from: &Node<N>,
+        to: &mut Node<N>,
+        removed: &[u32],
+        added: &[u32],
+    ) {
+        let p = perspective.index();
+        let (old, new) = ((&from.board, from.kings[p]), (&to.board, to.kings[p]));
+        cache.rebase(net, perspective, old, new, &from.accumulator, &mut to.accumulator, removed, added);
+        to.computed[p] = true;
     }
 
     fn compute(&mut self, net: &N, pos: &impl Position, perspective: Color) {
@@ -392,17 +401,7 @@ impl<N: Network> AccumulatorStack<N> {
                         // A king move the board features see as before (the
                         // walk stops at the others).
                         N::board_features(perspective, to.kings[p], &to.board_changes, &mut removed, &mut added);
-                        self.cache.rebase(
-                            net,
-                            perspective,
-                            (&from.board, from.kings[p]),
-                            (&to.board, to.kings[p]),
-                            &from.accumulator,
-                            &mut to.accumulator,
-                            removed.as_slice(),
-                            added.as_slice(),
-                        );
-                        to.computed[p] = true;
+                        Self::rebase(&mut self.cache, net, perspective, from, to, removed.as_slice(), added.as_slice());
                         continue;
                     }
                     Self::changed_features(to, perspective, &mut removed, &mut added);
