@@ -28,8 +28,9 @@ pub struct Stack {
     /// afterwards only if it panicked, and then the stack must be reset
     /// (and is renewed when it is).
     broken: bool,
-    /// The number of layer stacks of each net.
-    buckets: Vec<usize>,
+    /// The number of layer stacks of net 0 (the net
+    /// `nnue_stack_evaluate_buckets` evaluates).
+    buckets: usize,
 }
 
 /// A pushed move's piece changes, as the caller gave them (checked).
@@ -65,7 +66,7 @@ impl Stack {
             board: None,
             moves: Vec::new(),
             broken: false,
-            buckets: nets.iter().map(|net| net.inner.buckets()).collect(),
+            buckets: nets[0].inner.buckets(),
         }
     }
 
@@ -332,7 +333,7 @@ pub unsafe extern "C" fn nnue_stack_evaluate_buckets(
         // SAFETY: a live, unshared stack or NULL, by the caller's promise.
         let stack = unsafe { exclusive(stack, "stack")? };
         let side = side(side_to_move)?;
-        let buckets = stack.buckets[0];
+        let buckets = stack.buckets;
         if len < buckets {
             return Err(Failure::new(Error::Buffer, format!("{len} entries for {buckets} buckets")));
         }
