@@ -61,7 +61,9 @@ impl ThreatChanges {
         if changed == 0 {
             return;
         }
-        if crate::chess::attacks::popcount(changed) <= PIECE_BY_PIECE_SQUARES {
+        if occupied(before) == 0 {
+            self.find_all::<TARGETS>(after);
+        } else if crate::chess::attacks::popcount(changed) <= PIECE_BY_PIECE_SQUARES {
             self.find_piece_by_piece::<TARGETS>(before, after, changed);
         } else {
             self.find_by_attackers::<TARGETS>(before, after, changed);
@@ -89,6 +91,32 @@ impl ThreatChanges {
             came.sort_unstable();
             self.merge(gone.as_slice(), came.as_slice());
         }
+    }
+
+    /// [`Self::find`] from an empty board (a refresh adds every threat of
+    /// `after`): the threats listed attacker by attacker, a loop per kind of
+    /// piece, as nothing on an empty board can cancel them. Through
+    /// [`Self::find_by_attackers`] (the attackers of every occupied square
+    /// looked up, both boards' keys listed and merged), a cache-hot refresh
+    /// on Stockfish 18's net took about 400 ns more of its 1600.
+    fn find_all<const TARGETS: u64>(&mut self, after: &Bitboards) {
+        let board = codes(after);
+        let occupied = occupied(after);
+        let targetable = targetable(TARGETS, after);
+        let added = &mut self.added;
+        for (color, pieces) in [Color::White, Color::Black].into_iter().zip(after) {
+            let code = |kind: PieceKind| 6 * color.index() as u8 + kind as u8;
+            let mut list = |kind: PieceKind, attacks: &dyn Fn(Square) -> Bitboard| {
+                push_threats(added, &board, pieces[kind as usize], code(kind), targetable[kind as usize], attacks);
+            };
+            list(PieceKind::Pawn, &|from| pawn_attacks(color, from));
+            list(PieceKind::Knight, &knight_attacks);
+            list(PieceKind::Bishop, &|from| bishop_attacks(from, occupied));
+            list(PieceKind::Rook, &|from| rook_attacks(from, occupied));
+            list(PieceKind::Queen, &|from| bishop_attacks(from, occupied) | rook_attacks(from, occupied));
+            list(PieceKind::King, &king_attacks);
+        }
+        debug_assert_eq!(self.added.dropped(), 0, "more threats than a board of 32 pieces has");
     }
 
     /// Appends the keys of `gone` not in `came` to the removed threats and
@@ -365,6 +393,28 @@ fn threat_keys(
     }
     debug_assert_eq!(keys.dropped(), 0, "more threats than a board of 32 pieces has");
     keys
+}
+
+/// Appends to `keys` the threats of the pieces of code `code` on `pieces`
+/// (`attacks` giving their attacks from a square) on the pieces of
+/// `targets`, `board` holding the code of the piece on each square.
+#[inline(always)]
+fn push_threats(
+    keys: &mut FeatureBuffer<MAX_THREATS>,
+    board: &[u8; 64],
+    pieces: Bitboard,
+    code: u8,
+    targets: Bitboard,
+    attacks: &dyn Fn(Square) -> Bitboard,
+) {
+    if targets == 0 {
+        return;
+    }
+    for from in squares(pieces) {
+        for to in squares(attacks(from) & targets) {
+            keys.push(key(from, to, code, board[to.index()]));
+        }
+    }
 }
 
 /// The pieces of `board` (with `occupied` its occupied squares) attacking
