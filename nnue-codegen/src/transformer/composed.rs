@@ -386,6 +386,7 @@ fn incremental(arch: &Arch) -> Option<TokenStream> {
     }
     let rt = runtime();
     let (update_rebased, rebase_base) = (update_rebased_head(), rebase_base());
+    let add_board_features = add_board_features(arch);
     let offsets = starts(arch);
     let sets = || arch.features.iter().zip(&offsets);
     let board_features = arch.features.iter().any(|f| !f.kind.per_piece());
@@ -489,6 +490,50 @@ fn incremental(arch: &Arch) -> Option<TokenStream> {
         #update_rebased {
             #rebase_base
             self.update_sets(removed, added, &base, &mut to.values[p], &mut to.psqt[p]);
+        }
+
+        #add_board_features
+    })
+}
+
+/// `Network::add_board_features` of a composed transformer with board
+/// features: each board set's active features listed in its own numbering
+/// (no split by set), added to the entry's part in one pass.
+fn add_board_features(arch: &Arch) -> Option<TokenStream> {
+    if arch.features.iter().all(|f| f.kind.per_piece()) {
+        return None;
+    }
+    let rt = runtime();
+    let lists = arch.features.iter().filter(|f| !f.kind.per_piece()).map(|f| {
+        let (set, list) = (as_trait(f), format_ident!("{}_active", field(f)));
+        quote! {
+            let mut #list = Changes::default();
+            #set::active_on(board, perspective, king, &mut #list);
+        }
+    });
+    let sets = set_updates(arch, |f| {
+        if f.kind.per_piece() {
+            (quote!(&[]), quote!(&[]))
+        } else {
+            let list = format_ident!("{}_active", field(f));
+            (quote!(&[]), quote!(#list.as_slice()))
+        }
+    });
+    Some(quote! {
+        fn add_board_features(
+            &self,
+            from: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>,
+            to: &mut Accumulator,
+            perspective: #rt::Color,
+            king: #rt::Square,
+            board: &#rt::Bitboards,
+        ) {
+            type Changes = <Network as #rt::Network>::Changes;
+            #(#lists)*
+            let p = perspective.index();
+            let base = #rt::kernels::Base { values: &from.values, psqt: &from.psqt };
+            let sets = #sets;
+            self.apply_sets(&sets, &base, &mut to.values[p], &mut to.psqt[p]);
         }
     })
 }

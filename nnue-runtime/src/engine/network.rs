@@ -155,6 +155,22 @@ pub trait Network: Send + Sync + Sized + 'static {
         removed: &[u32],
         added: &[u32],
     );
+    /// `to[perspective] = from` plus every board feature of `board` (those
+    /// of [`Network::board_changes`]) from `perspective`, its king on
+    /// `king`: a refresh from the per-piece part a refresh-cache entry
+    /// holds. Without board features, a copy.
+    fn add_board_features(
+        &self,
+        from: &Self::Half,
+        to: &mut Self::Accumulator,
+        perspective: Color,
+        king: crate::Square,
+        board: &Bitboards,
+    ) {
+        debug_assert!(!Self::BOARD_FEATURES, "generated for every network with board features");
+        let _ = (king, board);
+        Self::load_half(from, to, perspective);
+    }
     /// Copies `from[perspective]` to `to`.
     fn store_half(from: &Self::Accumulator, perspective: Color, to: &mut Self::Half);
     /// Copies `from` to `to[perspective]`.

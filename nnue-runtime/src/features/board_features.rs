@@ -30,6 +30,12 @@ pub trait BoardFeatures {
     /// features of `pos`, in no particular order.
     fn for_each_active_both(pos: &impl Position, f: impl FnMut(Color, usize));
 
+    /// Pushes every feature of `board` from `perspective`, its king on
+    /// `king`, to `active` (numbered within the set), in no particular
+    /// order: what a refresh adds to the per-piece part a refresh-cache
+    /// entry holds.
+    fn active_on(board: &Bitboards, perspective: Color, king: Square, active: &mut impl FeatureSink);
+
     /// Sets `changes` to what the set sees change from `before` to `after`.
     fn board_changes(before: &Bitboards, after: &Bitboards, changes: &mut Self::Changes);
 

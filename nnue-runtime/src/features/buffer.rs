@@ -96,6 +96,23 @@ impl<const N: usize> FeatureBuffer<N> {
         self.len = len;
     }
 
+    /// Appends `feature(square)` for every square of `bitboard` (ascending),
+    /// the length in a register, as [`Self::push_squares`].
+    #[inline]
+    pub fn push_squares_with(&mut self, mut bitboard: u64, feature: impl Fn(u32) -> u32) {
+        let mut len = self.len;
+        while bitboard != 0 {
+            let Some(item) = self.items.get_mut(len) else {
+                self.dropped += bitboard.count_ones() as usize;
+                break;
+            };
+            *item = MaybeUninit::new(feature(bitboard.trailing_zeros()));
+            len += 1;
+            bitboard &= bitboard - 1;
+        }
+        self.len = len;
+    }
+
     /// For every square of `bitboard` (ascending), the two features
     /// `features` gives for the square's index, one appended to each list
     /// (both perspectives' features of the pieces on those squares), the

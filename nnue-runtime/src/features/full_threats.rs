@@ -34,7 +34,7 @@
 //! [`FullThreats::for_each_active`] lists a position's features.
 
 pub use super::threat_changes::MAX_THREATS;
-use super::threat_changes::ThreatChanges;
+use super::threat_changes::{ThreatChanges, for_each_attacker};
 use super::{BoardFeatures, FeatureSink};
 use crate::chess::attacks::{Bitboard, attacks, reach, squares};
 use crate::chess::position::{Bitboards, Color, Piece, PieceKind, Position, Square};
@@ -467,6 +467,20 @@ impl<const TARGETS: u64> BoardFeatures for FullThreats<TARGETS> {
                 if let Some(index) = Self::oriented_index(perspective, orientation, threat) {
                     f(perspective, index);
                 }
+            }
+        });
+    }
+
+    /// Attacker by attacker (`threat_changes::for_each_attacker`), each
+    /// threat's feature computed as it is found.
+    fn active_on(board: &Bitboards, perspective: Color, king: Square, active: &mut impl FeatureSink) {
+        let orientation = Self::orientation(perspective, king);
+        for_each_attacker::<TARGETS>(board, |code, from, attacked, codes| {
+            for to in squares(attacked) {
+                let (attacker, attacked) = (usize::from(code), usize::from(codes[to.index()]));
+                let (f, valid) =
+                    Self::coded_index_or_not(perspective, orientation, attacker, from.index(), attacked, to.index());
+                active.push_if(f, valid);
             }
         });
     }

@@ -162,6 +162,11 @@ impl BoardFeatures for PawnPairs {
         *changes = PawnChanges { before: pawns(before), after: pawns(after) };
     }
 
+    fn active_on(board: &Bitboards, perspective: Color, king: Square, active: &mut impl FeatureSink) {
+        let pawns = board.map(|side| side[PieceKind::Pawn as usize]);
+        Self::for_each_active_on(pawns, perspective, king, |f| active.push(f));
+    }
+
     /// The pairs of a pawn gone are removed, those of a pawn come added.
     fn features_of(
         perspective: Color,

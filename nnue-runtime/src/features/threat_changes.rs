@@ -93,29 +93,15 @@ impl ThreatChanges {
         }
     }
 
-    /// [`Self::find`] from an empty board (a refresh adds every threat of
-    /// `after`): the threats listed attacker by attacker, a loop per kind of
-    /// piece, as nothing on an empty board can cancel them. Through
-    /// [`Self::find_by_attackers`] (the attackers of every occupied square
-    /// looked up, both boards' keys listed and merged), a cache-hot refresh
-    /// on Stockfish 18's net took about 400 ns more of its 1600.
+    /// [`Self::find`] from an empty board: every threat of `after`, added
+    /// ([`for_each_attacker`]; nothing on an empty board can cancel them).
     fn find_all<const TARGETS: u64>(&mut self, after: &Bitboards) {
-        let board = codes(after);
-        let occupied = occupied(after);
-        let targetable = targetable(TARGETS, after);
         let added = &mut self.added;
-        for (color, pieces) in [Color::White, Color::Black].into_iter().zip(after) {
-            let code = |kind: PieceKind| 6 * color.index() as u8 + kind as u8;
-            let mut list = |kind: PieceKind, attacks: &dyn Fn(Square) -> Bitboard| {
-                push_threats(added, &board, pieces[kind as usize], code(kind), targetable[kind as usize], attacks);
-            };
-            list(PieceKind::Pawn, &|from| pawn_attacks(color, from));
-            list(PieceKind::Knight, &knight_attacks);
-            list(PieceKind::Bishop, &|from| bishop_attacks(from, occupied));
-            list(PieceKind::Rook, &|from| rook_attacks(from, occupied));
-            list(PieceKind::Queen, &|from| bishop_attacks(from, occupied) | rook_attacks(from, occupied));
-            list(PieceKind::King, &king_attacks);
-        }
+        for_each_attacker::<TARGETS>(after, |code, from, attacked, codes| {
+            // The key's parts but the attacked square and piece.
+            let base = key(from, Square::new(0).expect("a1"), code, 0) as u32;
+            added.push_squares_with(attacked, |to| base | to << 8 | u32::from(codes[to as usize % 64]));
+        });
         debug_assert_eq!(self.added.dropped(), 0, "more threats than a board of 32 pieces has");
     }
 
@@ -395,25 +381,58 @@ fn threat_keys(
     keys
 }
 
-/// Appends to `keys` the threats of the pieces of code `code` on `pieces`
-/// (`attacks` giving their attacks from a square) on the pieces of
-/// `targets`, `board` holding the code of the piece on each square.
+/// Calls `f(code, from, attacked, codes)` for every piece of `board` (its
+/// code and square) with the squares of the pieces it attacks as a feature
+/// (`TARGETS` as [`super::FullThreats`]'s), non-empty, and the code of the
+/// piece on each square ([`codes`]): every threat of a board, attacker by
+/// attacker, a loop per kind of piece with its own attacks, as Stockfish
+/// lists a position's threats. What a refresh adds; through the attackers
+/// of every square and a merge with an empty board's keys
+/// ([`ThreatChanges::find_by_attackers`]), a cache-hot refresh on
+/// Stockfish 18's net took about 400 ns more of its 1600.
 #[inline(always)]
-fn push_threats(
-    keys: &mut FeatureBuffer<MAX_THREATS>,
-    board: &[u8; 64],
-    pieces: Bitboard,
-    code: u8,
-    targets: Bitboard,
-    attacks: &dyn Fn(Square) -> Bitboard,
+pub(super) fn for_each_attacker<const TARGETS: u64>(
+    board: &Bitboards,
+    mut f: impl FnMut(u8, Square, Bitboard, &[u8; 64]),
 ) {
-    if targets == 0 {
-        return;
-    }
-    for from in squares(pieces) {
-        for to in squares(attacks(from) & targets) {
-            keys.push(key(from, to, code, board[to.index()]));
+    /// The pieces of one kind and colour, `code`, attacking from `pieces`.
+    #[inline(always)]
+    fn each(
+        pieces: Bitboard,
+        code: u8,
+        targets: Bitboard,
+        codes: &[u8; 64],
+        attacks: impl Fn(Square) -> Bitboard,
+        f: &mut impl FnMut(u8, Square, Bitboard, &[u8; 64]),
+    ) {
+        if targets == 0 {
+            return;
         }
+        for from in squares(pieces) {
+            let attacked = attacks(from) & targets;
+            if attacked != 0 {
+                f(code, from, attacked, codes);
+            }
+        }
+    }
+    let codes = codes(board);
+    let occupied = occupied(board);
+    let targetable = targetable(TARGETS, board);
+    for (color, pieces) in [Color::White, Color::Black].into_iter().zip(board) {
+        let code = |kind: PieceKind| 6 * color.index() as u8 + kind as u8;
+        let of = |kind: PieceKind| (pieces[kind as usize], code(kind), targetable[kind as usize]);
+        let (p, c, t) = of(PieceKind::Pawn);
+        each(p, c, t, &codes, |from| pawn_attacks(color, from), &mut f);
+        let (p, c, t) = of(PieceKind::Knight);
+        each(p, c, t, &codes, knight_attacks, &mut f);
+        let (p, c, t) = of(PieceKind::Bishop);
+        each(p, c, t, &codes, |from| bishop_attacks(from, occupied), &mut f);
+        let (p, c, t) = of(PieceKind::Rook);
+        each(p, c, t, &codes, |from| rook_attacks(from, occupied), &mut f);
+        let (p, c, t) = of(PieceKind::Queen);
+        each(p, c, t, &codes, |from| bishop_attacks(from, occupied) | rook_attacks(from, occupied), &mut f);
+        let (p, c, t) = of(PieceKind::King);
+        each(p, c, t, &codes, king_attacks, &mut f);
     }
 }
 
