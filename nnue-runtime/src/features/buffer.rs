@@ -113,6 +113,40 @@ impl<const N: usize> FeatureBuffer<N> {
         self.len = len;
     }
 
+    /// Appends each of `features` to the list of its set, less the set's
+    /// start: `lists[i]` takes the features from `starts[i]` (ascending,
+    /// `starts[0] == 0`) up to the next start. Each feature is written to
+    /// every list, past the end of all but its own, whose length alone
+    /// grows: no branch on the set, and the lengths stay in registers (a
+    /// [`push`](Self::push) to the list of the feature's set keeps its
+    /// length in memory: a store-forwarding chain of several cycles per
+    /// feature).
+    #[inline]
+    pub fn split<const K: usize>(features: &[u32], starts: [usize; K], lists: [&mut Self; K]) {
+        let set = |f: usize| starts[1..].iter().filter(|&&start| start <= f).count();
+        let mut lists = lists;
+        if lists.iter().any(|list| list.len + features.len() > N) {
+            for &f in features {
+                let i = set(f as usize);
+                lists[i].push(f as usize - starts[i]);
+            }
+            return;
+        }
+        let mut lens = lists.each_ref().map(|list| list.len);
+        for &f in features {
+            let f = f as usize;
+            let i = set(f);
+            for (k, (list, len)) in lists.iter_mut().zip(&mut lens).enumerate() {
+                // `*len` stays below `list.len + features.len() <= N`.
+                list.items[*len] = MaybeUninit::new(f.wrapping_sub(starts[k]) as u32);
+                *len += usize::from(i == k);
+            }
+        }
+        for (list, len) in lists.into_iter().zip(lens) {
+            list.len = len;
+        }
+    }
+
     /// For every square of `bitboard` (ascending), the two features
     /// `features` gives for the square's index, one appended to each list
     /// (both perspectives' features of the pieces on those squares), the
@@ -244,6 +278,22 @@ mod tests {
         assert_eq!((b.as_slice(), b.dropped()), (&[100 + (3 ^ 56), 100 + (60 ^ 56)][..], 0));
         b.push_squares(0b1111, 0, 0);
         assert_eq!((b.as_slice(), b.dropped()), (&[159, 104, 0, 1][..], 2));
+    }
+
+    #[test]
+    fn splits_by_set_numbered_within_each_set() {
+        let features = [0, 12, 5, 30, 10, 20, 29, 11];
+        let (mut a, mut b, mut c) =
+            (FeatureBuffer::<16>::default(), FeatureBuffer::default(), FeatureBuffer::default());
+        b.push(99);
+        FeatureBuffer::split(&features, [0, 10, 20], [&mut a, &mut b, &mut c]);
+        assert_eq!((a.as_slice(), b.as_slice(), c.as_slice()), (&[0, 5][..], &[99, 2, 0, 1][..], &[10, 0, 9][..]));
+        // Lists too short for every feature to go to each: pushed one by
+        // one, what does not fit counted.
+        let (mut a, mut b) = (FeatureBuffer::<3>::default(), FeatureBuffer::<3>::default());
+        FeatureBuffer::split(&features, [0, 10], [&mut a, &mut b]);
+        assert_eq!((a.as_slice(), a.dropped()), (&[0, 5][..], 0));
+        assert_eq!((b.as_slice(), b.dropped()), (&[2, 20, 0][..], 3));
     }
 
     #[test]

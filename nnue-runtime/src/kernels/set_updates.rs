@@ -5,21 +5,21 @@
 //! exact weight types of the architecture's sets.
 
 use super::accumulate::accumulate_psqt;
-use crate::features::FeatureSink;
+use crate::features::FeatureBuffer;
 use crate::simd::{Lanes, Widen};
 
 /// Splits `features` (numbered across a composed transformer's sets) into
 /// `sets`, one list per set, each feature numbered within its set: set `i`
 /// holds the features from `starts[i]` (ascending, `starts[0] == 0`) up to
-/// the next set's start. One pass over the features.
+/// the next set's start. One pass over the features, without a branch on
+/// the set ([`FeatureBuffer::split`]).
 #[inline]
-pub fn split_by_set<S: FeatureSink, const N: usize>(features: &[u32], starts: [usize; N], sets: [&mut S; N]) {
-    for &f in features {
-        let f = f as usize;
-        // The last set whose start is at most `f` (`starts[0]` is 0).
-        let i = starts[1..].iter().filter(|&&start| start <= f).count();
-        sets[i].push(f - starts[i]);
-    }
+pub fn split_by_set<const C: usize, const N: usize>(
+    features: &[u32],
+    starts: [usize; N],
+    sets: [&mut FeatureBuffer<C>; N],
+) {
+    FeatureBuffer::split(features, starts, sets);
 }
 
 /// Lanes of each row that [`SetUpdates::prefetch_rows`] asks for ahead of an
