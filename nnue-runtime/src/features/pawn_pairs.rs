@@ -278,6 +278,30 @@ mod tests {
         }
     }
 
+    /// A refresh's listing from the board (`active_on`) gives the active
+    /// pairs of the board's pawns, each once, whatever else stands on it.
+    #[test]
+    fn listing_from_the_board_gives_the_active_pairs() {
+        let mut rng = Rng::new(21);
+        for _ in 0..200 {
+            let pawns = random_pawns(&mut rng);
+            let mut board: Bitboards = [[0; 6]; 2];
+            (board[0][0], board[1][0]) = (pawns[0], pawns[1]);
+            // A knight and a king of each side off the pawns' squares.
+            let free = !(pawns[0] | pawns[1]);
+            board[0][1] = free & (1 << 1);
+            board[1][5] = free & (1 << 60);
+            let king = Square::new(rng.range(0, 63) as u8).unwrap();
+            for perspective in [Color::White, Color::Black] {
+                let mut listed = FeatureBuffer::<{ PawnPairs::MAX_ACTIVE }>::default();
+                PawnPairs::active_on(&board, perspective, king, &mut listed);
+                let set: BTreeSet<usize> = listed.as_slice().iter().map(|&f| f as usize).collect();
+                assert_eq!((set.len(), listed.dropped()), (listed.as_slice().len(), 0), "a pair listed twice");
+                assert_eq!(set, active(pawns, perspective, king));
+            }
+        }
+    }
+
     /// Removing the changes from the features before and adding them gives
     /// the features after, each once, for boards a few pawn moves apart and
     /// unrelated ones.

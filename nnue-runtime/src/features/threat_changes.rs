@@ -573,6 +573,35 @@ mod tests {
         bitboards_give_the_positions_features_with::<STOCKFISH_19_TARGETS>();
     }
 
+    /// A refresh's direct listing (`active_on`) gives each feature of the
+    /// board once, the same as the walk over every threat, with the king
+    /// anywhere (its square only orients the board) and on boards of up to
+    /// 32 pieces.
+    #[test]
+    fn listing_from_the_board_gives_every_feature_once() {
+        listing_from_the_board_gives_every_feature_once_with::<{ crate::features::STOCKFISH_18_TARGETS }>();
+        listing_from_the_board_gives_every_feature_once_with::<STOCKFISH_19_TARGETS>();
+    }
+
+    fn listing_from_the_board_gives_every_feature_once_with<const T: u64>() {
+        let mut rng = Rng::new(1416);
+        for _ in 0..300 {
+            let n = rng.range(2, 32) as usize;
+            let board = random_board(&mut rng, n).bitboards();
+            let king = Square::new(rng.range(0, 63) as u8).unwrap();
+            for perspective in [Color::White, Color::Black] {
+                let mut listed = FeatureBuffer::<MAX_THREATS>::default();
+                FullThreats::<T>::active_on(&board, perspective, king, &mut listed);
+                assert_eq!(listed.dropped(), 0);
+                let mut set = BTreeSet::new();
+                for &f in listed.as_slice() {
+                    assert!(set.insert(f as usize), "feature {f} listed twice");
+                }
+                assert_eq!(set, active::<T>(&board, perspective, king, 0));
+            }
+        }
+    }
+
     fn bitboards_give_the_positions_features_with<const T: u64>() {
         let mut rng = Rng::new(1415);
         for _ in 0..100 {
