@@ -540,7 +540,7 @@ fn add_board_features(arch: &Arch) -> Option<TokenStream> {
 
 /// `update_sets`, a method of `Network` when it is incremental: an update's
 /// features split by set, then every set's rows applied in one pass; and
-/// `prefetch_sets`, the same split for a prefetch of the rows.
+/// `prefetch_sets`, a request for the rows without the split (`kernels::prefetch_by_set`).
 fn update_sets(arch: &Arch) -> Option<TokenStream> {
     if !is_incremental(arch) {
         return None;
@@ -562,6 +562,17 @@ fn update_sets(arch: &Arch) -> Option<TokenStream> {
         let name = field(f);
         let (removed, added) = (format_ident!("{name}_removed"), format_ident!("{name}_added"));
         (quote!(#removed.as_slice()), quote!(#added.as_slice()))
+    });
+    let rows = arch.features.iter().map(|f| {
+        let name = field(f);
+        quote! {
+            #rt::kernels::SetRows::new(
+                &self.transformer.#name.weights,
+                L1,
+                &self.transformer.#name.psqt_weights,
+                PSQT_BUCKETS,
+            )
+        }
     });
     Some(quote! {
         /// `values = base` minus the rows of `removed`, plus those of
@@ -585,10 +596,9 @@ fn update_sets(arch: &Arch) -> Option<TokenStream> {
         /// Starts loading the first lanes of the rows of `removed` and
         /// `added` (numbered as for `update_sets`) and their PSQT rows.
         fn prefetch_sets(&self, removed: &[u32], added: &[u32]) {
-            type Changes = <Network as #rt::Network>::Changes;
-            #lists
-            let sets = #sets;
-            #rt::kernels::SetUpdates::prefetch_rows::<L1, PSQT_BUCKETS>(&sets, #rt::kernels::PREFETCH_LANES);
+            let starts = [#(#starts),*];
+            let rows = [#(#rows),*];
+            #rt::kernels::prefetch_by_set(removed, added, starts, rows);
         }
     })
 }

@@ -21,7 +21,10 @@ pub use accumulate::accumulate;
 pub use affine::{affine_columns, affine_columns_listed, affine_rows};
 pub use nonzero::{ChunkList, ChunkSearch, ChunkSlots, nonzero_chunks};
 pub use screlu_affine::{screlu_affine, screlu_affine_accumulators};
-pub use set_updates::{Base, PREFETCH_LANES, Rebase, SetUpdate, SetUpdates, UpdateBase, split_by_set, update_sets};
+pub use set_updates::{
+    Base, PREFETCH_LANES, Rebase, SetRows, SetUpdate, SetUpdates, UpdateBase, prefetch_by_set, split_by_set,
+    update_sets,
+};
 pub use transform::{
     search_while_storing, transform_clip, transform_clip_listed, transform_pairwise_mulhi,
     transform_pairwise_mulhi_listed, transform_pairwise_mulhi_signed, transform_pairwise_mulhi_signed_listed,
