@@ -96,23 +96,6 @@ impl<const N: usize> FeatureBuffer<N> {
         self.len = len;
     }
 
-    /// Appends `feature(square)` for every square of `bitboard` (ascending),
-    /// the length in a register, as [`Self::push_squares`].
-    #[inline]
-    pub fn push_squares_with(&mut self, mut bitboard: u64, feature: impl Fn(u32) -> u32) {
-        let mut len = self.len;
-        while bitboard != 0 {
-            let Some(item) = self.items.get_mut(len) else {
-                self.dropped += bitboard.count_ones() as usize;
-                break;
-            };
-            *item = MaybeUninit::new(feature(bitboard.trailing_zeros()));
-            len += 1;
-            bitboard &= bitboard - 1;
-        }
-        self.len = len;
-    }
-
     /// Appends each of `features` to the list of its set, less the set's
     /// start: `lists[i]` takes the features from `starts[i]` (ascending,
     /// `starts[0] == 0`) up to the next start. Each feature is written to
