@@ -106,7 +106,7 @@ impl<const N: usize> FeatureBuffer<N> {
     /// feature).
     #[inline]
     pub fn split<const K: usize>(features: &[u32], starts: [usize; K], lists: [&mut Self; K]) {
-        let set = |f: usize| starts[1..].iter().filter(|&&start| start <= f).count();
+        let set = |f: usize| set_of(f, &starts);
         let mut lists = lists;
         if lists.iter().any(|list| list.len + features.len() > N) {
             for &f in features {
@@ -196,6 +196,14 @@ impl<const N: usize> FeatureBuffer<N> {
     pub fn dropped(&self) -> usize {
         self.dropped
     }
+}
+
+/// The set of feature `f`, numbered across sets that start at `starts`
+/// (ascending, `starts[0] == 0`): the last set whose start is at most `f`,
+/// found without a branch.
+#[inline]
+pub fn set_of<const K: usize>(f: usize, starts: &[usize; K]) -> usize {
+    starts[1..].iter().filter(|&&start| start <= f).count()
 }
 
 /// A list that features are collected in: a [`FeatureBuffer`] of some

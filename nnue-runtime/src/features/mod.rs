@@ -10,7 +10,7 @@ mod piece_square;
 mod threat_changes;
 
 pub use board_features::BoardFeatures;
-pub use buffer::{FeatureBuffer, FeatureSink};
+pub use buffer::{FeatureBuffer, FeatureSink, set_of};
 pub use full_threats::{FullThreats, MAX_THREATS, STOCKFISH_18_TARGETS, Threat, threat_targets};
 pub use half_kp::HalfKP;
 pub use pawn_pairs::{PawnChanges, PawnPairs};

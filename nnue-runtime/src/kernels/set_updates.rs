@@ -70,7 +70,7 @@ const MAX_PREFETCH_LINES: usize = PREFETCH_LANES * 2 / 64;
 pub fn prefetch_by_set<const N: usize>(removed: &[u32], added: &[u32], starts: [usize; N], rows: [SetRows; N]) {
     for &f in removed.iter().chain(added) {
         let f = f as usize;
-        let i = starts[1..].iter().filter(|&&start| start <= f).count();
+        let i = crate::features::set_of(f, &starts);
         let (start, set) = (starts[i], rows[i]);
         let row = set.weights.wrapping_add(f.wrapping_sub(start).wrapping_mul(set.row_bytes));
         for line in 0..MAX_PREFETCH_LINES {
