@@ -1,8 +1,10 @@
 //! `Affine(.., weight: I32)`: i32 weights on i32 inputs, i32 biases, in
-//! wrapping i32 arithmetic (`runtime::params::I32Affine`; every backend
-//! runs its one loop).
+//! wrapping i32 arithmetic (`runtime::params::I32Affine`). SIMD targets
+//! multiply in 16 bits where the weights and inputs fit
+//! (`runtime::kernels::i32_affine_pairs`, the same sums).
 
 use super::common::{At, LayerGen, Params, Step};
+use crate::targets::Target;
 use crate::tokens::{doc, int, runtime};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -40,10 +42,28 @@ impl LayerGen for I32Affine {
     fn forward(&self, step: &Step) -> TokenStream {
         let (name, n) = (step.at.name(), step.at.outputs());
         let input = step.input();
+        let (inputs, outputs) = (int(step.at.layer.input_dimensions), step.at.layer.output_dimensions);
+        let propagate = match step.target {
+            Some(target) if simd(&step.at, target) => {
+                let regs = int(outputs / target.dot_lanes);
+                // In 16-bit multiplies where the weights (on loading) and
+                // the inputs (here) fit; the 32-bit loop otherwise.
+                quote! {
+                    if !cpu.i32_affine_pairs::<#inputs, #n, #regs>(&stack.#name.biases, &stack.#name.pairs, #input, &mut #name) {
+                        stack.#name.propagate(#input, &mut #name);
+                    }
+                }
+            }
+            _ => quote!(stack.#name.propagate(#input, &mut #name);),
+        };
         quote! {
             let mut #name = [0i32; #n];
-            stack.#name.propagate(#input, &mut #name);
+            #propagate
         }
+    }
+
+    fn uses_token(&self, at: &At, target: &Target) -> bool {
+        simd(at, target)
     }
 
     fn prove(&self, at: &At) -> TokenStream {
@@ -53,4 +73,11 @@ impl LayerGen for I32Affine {
             let #name = #rt::overflow::layers::i32_affine(proof, #label, stack, &self.#name.biases, &self.#name.weights, #input);
         }
     }
+}
+
+/// Whether `target` runs the layer `at` with its `i32_affine_pairs` kernel: its
+/// outputs fill whole registers, at most 16 of them.
+fn simd(at: &At, target: &Target) -> bool {
+    let outputs = at.layer.output_dimensions;
+    outputs.is_multiple_of(target.dot_lanes) && outputs / target.dot_lanes <= 16
 }

@@ -148,6 +148,21 @@ macro_rules! token_kernel {
                 unsafe { $crate::kernels::screlu_affine::<$dot, IN, OUT>(input, max, weights, sums) }
             }
 
+            /// [`crate::kernels::i32_affine_pairs`] with this ISA's widest
+            /// registers, inlined into the `#[target_feature]` function
+            /// calling it: false when it declines.
+            #[inline(always)]
+            pub fn i32_affine_pairs<const IN: usize, const OUT: usize, const REGS: usize>(
+                self,
+                biases: &[i32; OUT],
+                pairs: &[[[i16; 2]; OUT]],
+                input: &[i32; IN],
+                out: &mut [i32; OUT],
+            ) -> bool {
+                // SAFETY: as above.
+                unsafe { $crate::kernels::i32_affine_pairs::<$dot, IN, OUT, REGS>(biases, pairs, input, out) }
+            }
+
             /// [`crate::kernels::screlu_affine_accumulators`] with this
             /// ISA's widest dot products, inlined into the
             /// `#[target_feature]` function calling it.

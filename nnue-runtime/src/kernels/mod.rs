@@ -12,6 +12,7 @@ pub mod layout;
 
 mod accumulate;
 mod affine;
+mod i32_affine;
 mod nonzero;
 mod screlu_affine;
 mod set_updates;
@@ -19,6 +20,7 @@ mod transform;
 
 pub use accumulate::accumulate;
 pub use affine::{affine_columns, affine_columns_listed, affine_rows};
+pub use i32_affine::i32_affine_pairs;
 pub use nonzero::{ChunkList, ChunkSearch, ChunkSlots, nonzero_chunks};
 pub use screlu_affine::{screlu_affine, screlu_affine_accumulators};
 pub use set_updates::{

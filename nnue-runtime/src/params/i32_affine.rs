@@ -1,7 +1,8 @@
 //! An affine layer with i32 weights on i32 inputs and i32 biases, in
 //! wrapping i32 arithmetic (Stormphrax's L2 and L3): `out[o] = bias[o] +
-//! sum_i weight[o][i] * input[i]` (its forward pass, which every backend
-//! runs, is in `crate::scalar`).
+//! sum_i weight[o][i] * input[i]` (its forward pass is in `crate::scalar`;
+//! SIMD backends multiply in 16 bits where the values fit, with
+//! `crate::kernels::i32_affine_pairs`).
 
 /// The weights and biases of an i32 layer of `IN` inputs and `OUT` outputs.
 pub struct I32Affine<const IN: usize, const OUT: usize> {
@@ -11,6 +12,10 @@ pub struct I32Affine<const IN: usize, const OUT: usize> {
     /// which vectorises across outputs without a horizontal sum per
     /// output).
     pub weights: Box<[[i32; OUT]]>,
+    /// The weights again in i16, two inputs' side by side for every output
+    /// (`pairs[p][o] = [weight of input 2p, of input 2p + 1]`), when every
+    /// weight fits an i16 and `IN` is even; else empty.
+    pub pairs: Box<[[[i16; 2]; OUT]]>,
 }
 
 impl<const IN: usize, const OUT: usize> I32Affine<IN, OUT> {
@@ -31,6 +36,12 @@ impl<const IN: usize, const OUT: usize> I32Affine<IN, OUT> {
                 *w = weights[crate::format::bullet::weight_index(layout, stacks, OUT, IN, stack, o, i)];
             }
         }
-        I32Affine { biases, weights: columns }
+        let narrow = IN.is_multiple_of(2) && columns.iter().flatten().all(|&w| i16::try_from(w).is_ok());
+        let pairs = if narrow {
+            columns.chunks_exact(2).map(|two| core::array::from_fn(|o| [two[0][o] as i16, two[1][o] as i16])).collect()
+        } else {
+            Box::default()
+        };
+        I32Affine { biases, weights: columns, pairs }
     }
 }

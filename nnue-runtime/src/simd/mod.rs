@@ -290,6 +290,12 @@ pub unsafe trait Dot: Copy {
         // SAFETY: the caller's guarantees are screlu_dot_i16's, for each input.
         unsafe { (Self::screlu_dot_i16(a, xa, wa, max), Self::screlu_dot_i16(b, xb, wb, max)) }
     }
+    /// `acc[l] + x0 * w[2l] + x1 * w[2l + 1]`, wrapping, for the two i16
+    /// inputs of `pair` (`x0` in its low half): `2 * LANES` i16 weights,
+    /// two inputs' weights to each of `LANES` outputs side by side.
+    /// # Safety
+    /// `w` is valid for `2 * LANES` reads; the CPU supports the ISA.
+    unsafe fn dot2_i16(acc: Self::S, pair: u32, w: *const i16) -> Self::S;
     /// The sum of all lanes (wrapping).
     /// # Safety
     /// The CPU supports the ISA.

@@ -162,6 +162,17 @@ macro_rules! neon_dot_registers {
             }
         }
         #[inline(always)]
+        unsafe fn dot2_i16(acc: int32x4_t, pair: u32, w: *const i16) -> int32x4_t {
+            // SAFETY: the caller guarantees 8 readable weights and NEON.
+            unsafe {
+                let x = vreinterpretq_s16_u32(vdupq_n_u32(pair));
+                let w = vld1q_s16(w);
+                let low = vmull_s16(vget_low_s16(w), vget_low_s16(x));
+                let high = vmull_high_s16(w, x);
+                vaddq_s32(acc, vpaddq_s32(low, high))
+            }
+        }
+        #[inline(always)]
         unsafe fn hsum(v: int32x4_t) -> i32 {
             // SAFETY: the caller guarantees NEON.
             unsafe { vaddvq_s32(v) }

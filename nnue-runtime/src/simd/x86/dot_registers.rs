@@ -78,6 +78,13 @@ macro_rules! dot_registers {
             }
         }
         #[inline(always)]
+        unsafe fn dot2_i16(acc: __m256i, pair: u32, w: *const i16) -> __m256i {
+            // SAFETY: the caller guarantees 16 readable weights and AVX2.
+            // With VNNI, LLVM fuses the multiply-add and the addition into
+            // one `vpdpwssd`.
+            unsafe { _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_set1_epi32(pair as i32), _mm256_loadu_si256(w.cast()))) }
+        }
+        #[inline(always)]
         unsafe fn hsum(v: __m256i) -> i32 {
             // SAFETY: the caller guarantees AVX2.
             unsafe { $crate::simd::x86::dot_registers::hsum256(v) }
@@ -145,6 +152,13 @@ macro_rules! dot_registers {
                 let products = _mm512_mullo_epi16(m, _mm512_loadu_si512(w.cast()));
                 _mm512_add_epi32(acc, _mm512_madd_epi16(products, m))
             }
+        }
+        #[inline(always)]
+        unsafe fn dot2_i16(acc: __m512i, pair: u32, w: *const i16) -> __m512i {
+            // SAFETY: the caller guarantees 32 readable weights and AVX-512
+            // F/BW. With VNNI, LLVM fuses the multiply-add and the addition
+            // into one `vpdpwssd`.
+            unsafe { _mm512_add_epi32(acc, _mm512_madd_epi16(_mm512_set1_epi32(pair as i32), _mm512_loadu_si512(w.cast()))) }
         }
         #[inline(always)]
         unsafe fn hsum(v: __m512i) -> i32 {
