@@ -6,7 +6,7 @@
 
 use super::accumulate::accumulate_psqt;
 use crate::features::FeatureBuffer;
-use crate::simd::{Lanes, Widen};
+use crate::simd::{CacheLevel, Lanes, Widen};
 
 /// Splits `features` (numbered across a composed transformer's sets) into
 /// `sets`, one list per set, each feature numbered within its set: set `i`
@@ -68,15 +68,17 @@ const MAX_PREFETCH_LINES: usize = PREFETCH_LANES * 2 / 64;
 /// cost in a profile of `nnue bench --ops walk`.)
 #[inline]
 pub fn prefetch_by_set<const N: usize>(removed: &[u32], added: &[u32], starts: [usize; N], rows: [SetRows; N]) {
+    let lines = rows.iter().map(|set| set.lines).max().unwrap_or(0);
+    let level = request_level((removed.len() + added.len()) * lines * 64);
     for &f in removed.iter().chain(added) {
         let f = f as usize;
         let i = crate::features::set_of(f, &starts);
         let (start, set) = (starts[i], rows[i]);
         let row = set.weights.wrapping_add(f.wrapping_sub(start).wrapping_mul(set.row_bytes));
         for line in 0..MAX_PREFETCH_LINES {
-            crate::simd::prefetch(row.wrapping_add(64 * line.min(set.lines - 1)));
+            level.request(row.wrapping_add(64 * line.min(set.lines - 1)));
         }
-        crate::simd::prefetch(set.psqt_weights.wrapping_add(f.wrapping_sub(start).wrapping_mul(set.psqt_row_bytes)));
+        level.request(set.psqt_weights.wrapping_add(f.wrapping_sub(start).wrapping_mul(set.psqt_row_bytes)));
     }
 }
 
@@ -100,9 +102,12 @@ pub trait SetUpdates {
     /// How many rows the update removes and adds.
     fn rows(&self) -> usize;
 
+    /// The bytes of `lanes` lanes of every removed and added row.
+    fn row_bytes(&self, lanes: usize) -> usize;
+
     /// Subtracts the removed rows from `regs` and adds the added ones, lanes
     /// `offset..offset + TILE * L::LANES` of each row, and asks for the
-    /// tile `ahead` lanes further on (if within the row).
+    /// tile `ahead` lanes further on (if within the row) into `level`.
     ///
     /// # Safety
     /// `rows_exist(L1, _)` holds; `offset + TILE * L::LANES <= L1`; the CPU
@@ -111,13 +116,15 @@ pub trait SetUpdates {
         &self,
         offset: usize,
         ahead: usize,
+        level: CacheLevel,
         regs: &mut [L::V; TILE],
     );
 
     /// Prefetches the first `lanes` weights of every removed and added row
-    /// of `L1` weights, and its PSQT row of `B` weights: a hint given ahead
-    /// of the update, so that other work can go on while they load.
-    fn prefetch_rows<const L1: usize, const B: usize>(&self, lanes: usize);
+    /// of `L1` weights, and its PSQT row of `B` weights, into `level`: a
+    /// hint given ahead of the update, so that other work can go on while
+    /// they load.
+    fn prefetch_rows<const L1: usize, const B: usize>(&self, lanes: usize, level: CacheLevel);
 
     /// The same for the PSQT values.
     ///
@@ -144,10 +151,16 @@ impl<W: Widen> SetUpdates for SetUpdate<'_, W> {
     }
 
     #[inline(always)]
+    fn row_bytes(&self, lanes: usize) -> usize {
+        self.rows() * lanes * core::mem::size_of::<W>()
+    }
+
+    #[inline(always)]
     unsafe fn tile<L: Lanes, const TILE: usize, const L1: usize>(
         &self,
         offset: usize,
         ahead: usize,
+        level: CacheLevel,
         regs: &mut [L::V; TILE],
     ) {
         let w = self.weights.as_ptr();
@@ -158,7 +171,7 @@ impl<W: Widen> SetUpdates for SetUpdate<'_, W> {
             if next < L1 {
                 let start = w.wrapping_add(f as usize * L1 + next).cast::<u8>();
                 for line in (0..TILE * L::LANES * core::mem::size_of::<W>()).step_by(64) {
-                    crate::simd::prefetch(start.wrapping_add(line));
+                    level.request(start.wrapping_add(line));
                 }
             }
         };
@@ -184,14 +197,14 @@ impl<W: Widen> SetUpdates for SetUpdate<'_, W> {
     }
 
     #[inline(always)]
-    fn prefetch_rows<const L1: usize, const B: usize>(&self, lanes: usize) {
+    fn prefetch_rows<const L1: usize, const B: usize>(&self, lanes: usize, level: CacheLevel) {
         let (w, p) = (self.weights.as_ptr(), self.psqt_weights.as_ptr());
         for &f in self.removed.iter().chain(self.added) {
             let start = w.wrapping_add(f as usize * L1).cast::<u8>();
             for line in (0..lanes.min(L1) * core::mem::size_of::<W>()).step_by(64) {
-                crate::simd::prefetch(start.wrapping_add(line));
+                level.request(start.wrapping_add(line));
             }
-            crate::simd::prefetch(p.wrapping_add(f as usize * B).cast::<u8>());
+            level.request(p.wrapping_add(f as usize * B).cast::<u8>());
         }
     }
 
@@ -233,14 +246,19 @@ macro_rules! tuple_updates {
             }
 
             #[inline(always)]
-            unsafe fn tile<L: Lanes, const TILE: usize, const L1: usize>(&self, offset: usize, ahead: usize, regs: &mut [L::V; TILE]) {
-                // SAFETY: the caller's guarantees hold for every part.
-                $(unsafe { self.$i.tile::<L, TILE, L1>(offset, ahead, regs) };)+
+            fn row_bytes(&self, lanes: usize) -> usize {
+                0 $(+ self.$i.row_bytes(lanes))+
             }
 
             #[inline(always)]
-            fn prefetch_rows<const L1: usize, const B: usize>(&self, lanes: usize) {
-                $(self.$i.prefetch_rows::<L1, B>(lanes);)+
+            unsafe fn tile<L: Lanes, const TILE: usize, const L1: usize>(&self, offset: usize, ahead: usize, level: CacheLevel, regs: &mut [L::V; TILE]) {
+                // SAFETY: the caller's guarantees hold for every part.
+                $(unsafe { self.$i.tile::<L, TILE, L1>(offset, ahead, level, regs) };)+
+            }
+
+            #[inline(always)]
+            fn prefetch_rows<const L1: usize, const B: usize>(&self, lanes: usize, level: CacheLevel) {
+                $(self.$i.prefetch_rows::<L1, B>(lanes, level);)+
             }
 
             #[inline(always)]
@@ -274,6 +292,27 @@ const FAR_AHEAD_ROWS: usize = 32;
 
 /// See [`FAR_AHEAD_ROWS`]; with AVX-512 (tiles of 512 lanes) one tile.
 const FAR_AHEAD_LANES: usize = 512;
+
+/// Where an update asks for its rows, `bytes` the lines it asks for at once
+/// (each row's lanes a tile ahead): into the first-level cache if they take
+/// at most a quarter of it, else into the second, for the first would not
+/// hold them until their use, each request evicting earlier ones (a cold
+/// refresh's rows, a king move's refresh-cache entry brought to its board).
+/// Where the size is unknown (AArch64), the first. Interleaved A/B of `nnue
+/// bench` on a Zen 4 (32 KB), 5 rounds, Stockfish 18's net with AVX-512
+/// VNNI: refresh 0.77, king move + eval 0.89, move + eval 0.99, cache-hot
+/// refresh 0.98; with AVX2: 0.86, 0.89, 0.98, 1.00; 19's net with AVX-512
+/// VNNI: 0.78, 0.90, 0.98, 0.95. Every request into the second cache gained
+/// a little more on refreshes but cost AVX2's moves 1.03-1.05 (Stormphrax's
+/// net, Stockfish 19's); with half the cache as the bound, an AVX2 cold
+/// refresh (30 per-piece rows of 256 lanes: 15 KB) gained little.
+#[inline(always)]
+fn request_level(bytes: usize) -> CacheLevel {
+    match crate::platform::cpu_cache::l1_data_bytes() {
+        Some(l1) if bytes > l1 / 4 => CacheLevel::Second,
+        _ => CacheLevel::First,
+    }
+}
 
 /// What an update starts from: one accumulator half ([`Base`]), or a king
 /// move's parent with the per-piece parts of its two king squares
@@ -389,14 +428,15 @@ pub unsafe fn update_sets<
     // misses at once; then, tile by tile, the tile as far ahead.
     let far = sets.rows() <= FAR_AHEAD_ROWS && crate::platform::cpu_cache::l1_data_at_least(48 * 1024);
     let ahead = if far { FAR_AHEAD_LANES.next_multiple_of(TILE * L::LANES) } else { TILE * L::LANES };
-    sets.prefetch_rows::<L1, B>(ahead);
+    let level = request_level(sets.row_bytes(ahead.min(L1)));
+    sets.prefetch_rows::<L1, B>(ahead, level);
     for tile in 0..L1 / (TILE * L::LANES) {
         let offset = tile * TILE * L::LANES;
         // SAFETY: `offset + TILE * LANES <= L1`; the caller guarantees the instructions.
         let mut regs: [L::V; TILE] = unsafe { base.load::<L, TILE>(offset) };
         // SAFETY: the rows exist (checked above), the tile lies within L1,
         // and the caller guarantees the instructions.
-        unsafe { sets.tile::<L, TILE, L1>(offset, ahead, &mut regs) };
+        unsafe { sets.tile::<L, TILE, L1>(offset, ahead, level, &mut regs) };
         for (r, reg) in regs.into_iter().enumerate() {
             // SAFETY: `offset + (r + 1) * LANES <= L1`; the caller guarantees the instructions.
             unsafe { L::store(out.as_mut_ptr().add(offset + r * L::LANES), reg) };

@@ -56,7 +56,7 @@ impl<const L1: usize, const B: usize> Transformer<L1, B> {
     pub fn prefetch_rows(&self, removed: &[u32], added: &[u32], lanes: usize) {
         let update =
             crate::kernels::SetUpdate { weights: &self.weights, psqt_weights: &self.psqt_weights, removed, added };
-        crate::kernels::SetUpdates::prefetch_rows::<L1, B>(&update, lanes);
+        crate::kernels::SetUpdates::prefetch_rows::<L1, B>(&update, lanes, crate::simd::CacheLevel::First);
     }
 
     /// Asks for the first cache line of `feature`'s row as a refresh lists

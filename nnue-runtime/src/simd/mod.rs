@@ -102,6 +102,43 @@ pub fn prefetch<T>(p: *const T) {
     let _ = p;
 }
 
+/// [`prefetch`] into the second-level cache only: for requests made far
+/// ahead of their use in numbers the first-level cache would not hold.
+#[inline(always)]
+pub fn prefetch_l2<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `prefetcht1` (SSE, part of x86-64) only hints; it reads no
+    // memory architecturally and never faults.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T1 }>(p.cast::<i8>())
+    };
+    #[cfg(target_arch = "aarch64")]
+    // SAFETY: `prfm` (base AArch64) only hints; it never faults.
+    unsafe {
+        core::arch::asm!("prfm pldl2keep, [{0}]", in(reg) p, options(nostack, preserves_flags, readonly))
+    };
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    let _ = p;
+}
+
+/// The cache a row request ([`prefetch`], [`prefetch_l2`]) fills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CacheLevel {
+    First,
+    Second,
+}
+
+impl CacheLevel {
+    /// Asks for the cache line holding `p` into this cache.
+    #[inline(always)]
+    pub fn request<T>(self, p: *const T) {
+        match self {
+            CacheLevel::First => prefetch(p),
+            CacheLevel::Second => prefetch_l2(p),
+        }
+    }
+}
+
 #[cfg(target_arch = "aarch64")]
 pub mod aarch64;
 #[cfg(target_arch = "x86_64")]
