@@ -87,41 +87,12 @@ pub struct Inside<T>(T);
 /// (it never faults, whatever `p` is), so safe.
 #[inline(always)]
 pub fn prefetch<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: `prefetcht0` (SSE, part of x86-64) only hints; it reads no
-    // memory architecturally and never faults.
-    unsafe {
-        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>())
-    };
-    #[cfg(target_arch = "aarch64")]
-    // SAFETY: `prfm` (base AArch64) only hints; it never faults.
-    unsafe {
-        core::arch::asm!("prfm pldl1keep, [{0}]", in(reg) p, options(nostack, preserves_flags, readonly))
-    };
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    let _ = p;
+    CacheLevel::First.request(p);
 }
 
-/// [`prefetch`] into the second-level cache only: for requests made far
-/// ahead of their use in numbers the first-level cache would not hold.
-#[inline(always)]
-pub fn prefetch_l2<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: `prefetcht1` (SSE, part of x86-64) only hints; it reads no
-    // memory architecturally and never faults.
-    unsafe {
-        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T1 }>(p.cast::<i8>())
-    };
-    #[cfg(target_arch = "aarch64")]
-    // SAFETY: `prfm` (base AArch64) only hints; it never faults.
-    unsafe {
-        core::arch::asm!("prfm pldl2keep, [{0}]", in(reg) p, options(nostack, preserves_flags, readonly))
-    };
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    let _ = p;
-}
-
-/// The cache a row request ([`prefetch`], [`prefetch_l2`]) fills.
+/// The cache a row request fills: the first level ([`prefetch`]), or the
+/// second only, for requests made far ahead of their use in numbers the
+/// first would not hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CacheLevel {
     First,
@@ -129,13 +100,34 @@ pub enum CacheLevel {
 }
 
 impl CacheLevel {
-    /// Asks for the cache line holding `p` into this cache.
+    /// Asks for the cache line holding `p` into this cache: a hint (it
+    /// never faults, whatever `p` is), so safe.
     #[inline(always)]
     pub fn request<T>(self, p: *const T) {
-        match self {
-            CacheLevel::First => prefetch(p),
-            CacheLevel::Second => prefetch_l2(p),
-        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `prefetcht0` and `prefetcht1` (SSE, part of x86-64) only
+        // hint; they read no memory architecturally and never fault.
+        unsafe {
+            use core::arch::x86_64::{_MM_HINT_T0, _MM_HINT_T1, _mm_prefetch};
+            match self {
+                CacheLevel::First => _mm_prefetch::<_MM_HINT_T0>(p.cast::<i8>()),
+                CacheLevel::Second => _mm_prefetch::<_MM_HINT_T1>(p.cast::<i8>()),
+            }
+        };
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: `prfm` (base AArch64) only hints; it never faults.
+        unsafe {
+            match self {
+                CacheLevel::First => {
+                    core::arch::asm!("prfm pldl1keep, [{0}]", in(reg) p, options(nostack, preserves_flags, readonly))
+                }
+                CacheLevel::Second => {
+                    core::arch::asm!("prfm pldl2keep, [{0}]", in(reg) p, options(nostack, preserves_flags, readonly))
+                }
+            }
+        };
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        let _ = (self, p);
     }
 }
 
