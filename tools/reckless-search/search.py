@@ -170,6 +170,24 @@ def bench(exe, core, isa=None, timeout=3600):
     return nodes, int(m.group(2)), round(nodes / cpu), out.stderr
 
 
+def startup_cpu(exe, core, isa=None):
+    """The CPU time (user + system, seconds) of `exe` started pinned to `core` and told `quit` at
+    once: its start-up (for the patched build, with its net's load before `main`), which `bench`'s
+    process pays too and which is not search."""
+    env = dict(os.environ)
+    env.pop("NNUE_ISA", None)
+    if isa:
+        env["NNUE_ISA"] = isa
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run(["taskset", "-c", str(core), str(exe)], input="quit\n", env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if out.returncode != 0:
+        die(f"{exe} (quit at once{f', NNUE_ISA={isa}' if isa else ''}) failed (exit {out.returncode}):\n"
+            f"{out.stderr[-4000:]}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def repo_state(repo):
     commit = run(["git", "-C", str(repo), "rev-parse", "--short=7", "HEAD"]).stdout.strip() or "unknown"
     paths = ["Cargo.toml", "src", "archs", "nnue-isa", "nnue-spec", "nnue-codegen", "nnue-macros", "nnue-runtime",
@@ -275,6 +293,7 @@ def main():
         [(label[isa], exes["patched"], None if isa == "best" else isa) for isa in isas]
     wall = {name: [] for name, _, _ in programs}
     cpu = {name: [] for name, _, _ in programs}
+    startup = {name: [] for name, _, _ in programs}
     orders = []
     for r in range(args.rounds):
         # Rotate the order, so that each program runs first, second, ... equally often.
@@ -284,11 +303,14 @@ def main():
             order = order[::-1]
         orders.append(" > ".join(name for name, _, _ in order))
         for name, exe, isa in order:
+            start = startup_cpu(exe, args.core, isa)
             n, w, c, _ = bench(exe, args.core, isa)
             if n != nodes["unchanged"]:
                 die(f"{name}: {n} nodes in round {r + 1}")
             wall[name].append(w)
-            cpu[name].append(c)
+            # The search's CPU time: the bench process's minus this build's start-up.
+            cpu[name].append(round(n / (n / c - start)))
+            startup[name].append(start)
         log(f"[round {r + 1}/{args.rounds}] " + ", ".join(f"{name} {wall[name][-1]} ({cpu[name][-1]} by CPU time)"
                                                           for name, _, _ in programs))
 
@@ -308,11 +330,15 @@ def main():
                                  for n in names[1:]) + " |")
         return rows
 
-    report += table("Nodes per second of CPU time", cpu)
+    report += table("Nodes per second of CPU time, start-up excluded", cpu)
     report += table("Nodes per second of wall time (`bench`'s own nps)", wall)
-    report += ["", "Each round runs every build's `bench` once, as a whole process (50 searches to depth 12, "
-               "including start-up: the patched build loads and checks its net on first use, Reckless's "
-               "is a static). CPU time: the process's user + system time. Last row: the median of each "
+    report += ["", "Start-up (a process of the build told `quit` at once), median CPU time: "
+               + ", ".join(f"{name} {statistics.median(startup[name]) * 1000:.0f} ms" for name in names) + ".",
+               "", "Each round runs every build's `bench` once, as a whole process (50 searches to depth 12), "
+               "each after a process of the same build that starts and quits at once. CPU time: the `bench` "
+               "process's user + system time minus that start-up's, so that neither build's start-up counts "
+               "(the patched build loads and checks its net before `main`, Reckless's net is a static in its "
+               "binary; `bench`'s own clock starts after both). Last row: the median of each "
                "column and the median of the per-round ratios (above 1: the patched build is faster). "
                "`bench` has no thread count: only one thread is measured.",
                "", "load average at end: %.2f %.2f %.2f" % os.getloadavg()]
