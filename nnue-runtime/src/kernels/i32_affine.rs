@@ -33,8 +33,10 @@ pub unsafe fn i32_affine_pairs<D: Dot, const IN: usize, const OUT: usize, const 
     out: &mut [i32; OUT],
 ) -> bool {
     const { assert!(REGS * D::LANES == OUT) };
-    let fits = input.iter().fold(0, |bits, &x| bits | (i32::from(x as i16) ^ x)) == 0;
-    if pairs.len() != IN / 2 || !IN.is_multiple_of(2) || !fits {
+    if pairs.len() != IN / 2 || !IN.is_multiple_of(2) {
+        return false;
+    }
+    if input.iter().fold(0, |bits, &x| bits | (i32::from(x as i16) ^ x)) != 0 {
         return false;
     }
     // SAFETY: `r * LANES + LANES <= OUT` for every `r < REGS`, so bias

@@ -14,7 +14,9 @@ pub struct I32Affine<const IN: usize, const OUT: usize> {
     pub weights: Box<[[i32; OUT]]>,
     /// The weights again in i16, two inputs' side by side for every output
     /// (`pairs[p][o] = [weight of input 2p, of input 2p + 1]`), when every
-    /// weight fits an i16 and `IN` is even; else empty.
+    /// weight fits an i16, `IN` is even and `OUT` a multiple of 4 (whole
+    /// registers of the narrowest backend, NEON's four i32 lanes: only such
+    /// layers run the kernel); else empty.
     pub pairs: Box<[[[i16; 2]; OUT]]>,
 }
 
@@ -36,7 +38,9 @@ impl<const IN: usize, const OUT: usize> I32Affine<IN, OUT> {
                 *w = weights[crate::format::bullet::weight_index(layout, stacks, OUT, IN, stack, o, i)];
             }
         }
-        let narrow = IN.is_multiple_of(2) && columns.iter().flatten().all(|&w| i16::try_from(w).is_ok());
+        let narrow = IN.is_multiple_of(2)
+            && OUT.is_multiple_of(4)
+            && columns.iter().flatten().all(|&w| i16::try_from(w).is_ok());
         let pairs = if narrow {
             columns.chunks_exact(2).map(|two| core::array::from_fn(|o| [two[0][o] as i16, two[1][o] as i16])).collect()
         } else {
