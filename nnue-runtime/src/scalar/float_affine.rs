@@ -44,13 +44,21 @@ impl<const IN: usize, const OUT: usize> FloatAffine<IN, OUT> {
     /// then the bias added (`sum: FusedLanes(LANES)`).
     /// Always inlined: in a SIMD backend's kernel it is compiled with the
     /// backend's features, its multiply-adds one instruction each.
+    /// The inputs are read `LANES` at a time, each block's multiply-adds
+    /// lane by lane into the partials, so that the compiler makes them
+    /// vector instructions; with the partial indexed `i % LANES` over all
+    /// inputs in one loop it kept them scalar, each partial stored and
+    /// reloaded (Reckless v60's L3, 32 inputs into 16 lanes: a sixth of
+    /// its evaluation with AVX2).
     #[inline(always)]
     pub fn propagate_fused_lanes<const LANES: usize>(&self, input: &[f32; IN], out: &mut [f32; OUT]) {
         const { assert!(LANES.is_power_of_two() && IN.is_multiple_of(LANES)) };
         let mut partial = [[0f32; LANES]; OUT];
-        for (i, (&x, row)) in input.iter().zip(self.weights.chunks_exact(OUT)).enumerate() {
-            for (p, &w) in partial.iter_mut().zip(row) {
-                p[i % LANES] = x.mul_add(w, p[i % LANES]);
+        for (block, rows) in input.chunks_exact(LANES).zip(self.weights.chunks_exact(LANES * OUT)) {
+            for (o, p) in partial.iter_mut().enumerate() {
+                for (lane, (&x, row)) in block.iter().zip(rows.chunks_exact(OUT)).enumerate() {
+                    p[lane] = x.mul_add(row[o], p[lane]);
+                }
             }
         }
         for ((o, p), &b) in out.iter_mut().zip(&mut partial).zip(self.biases.iter()) {
