@@ -150,42 +150,39 @@ def build(kind, root, target_cpu, tc):
     return root / "target" / "release" / "reckless", cmd
 
 
-def bench(exe, core, isa=None, timeout=3600):
-    """`reckless bench` pinned to `core`, with NNUE_ISA=`isa` if given: (nodes, nps, nodes per
-    second of CPU time, stderr). `bench`'s own nps is over wall time; the CPU time (user + system,
-    of the whole process) is what the other work on a shared core does not add to."""
+def run_timed(exe, core, isa, args, timeout, stdin=None):
+    """`exe args` pinned to `core`, with NNUE_ISA=`isa` if given: (the completed process, its CPU
+    time in seconds: user + system, what the other work on a shared core does not add to)."""
     env = dict(os.environ)
     env.pop("NNUE_ISA", None)
     if isa:
         env["NNUE_ISA"] = isa
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    out = run(["taskset", "-c", str(core), str(exe), "bench"], env=env, timeout=timeout)
+    out = run(["taskset", "-c", str(core), str(exe)] + args, env=env, timeout=timeout, input=stdin)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return out, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def bench(exe, core, isa=None, timeout=3600):
+    """`reckless bench` (see `run_timed`): (nodes, `bench`'s own nps over wall time, the whole
+    process's CPU seconds, stderr)."""
+    out, cpu = run_timed(exe, core, isa, ["bench"], timeout)
     m = re.search(r"^Bench: (\d+) nodes (\d+) nps$", out.stdout, re.M)
     if out.returncode != 0 or not m:
         die(f"{exe} bench{f' (NNUE_ISA={isa})' if isa else ''} failed (exit {out.returncode}):\n"
             f"{out.stdout[-2000:]}{out.stderr[-4000:]}")
-    nodes = int(m.group(1))
-    return nodes, int(m.group(2)), round(nodes / cpu), out.stderr
+    return int(m.group(1)), int(m.group(2)), cpu, out.stderr
 
 
 def startup_cpu(exe, core, isa=None):
-    """The CPU time (user + system, seconds) of `exe` started pinned to `core` and told `quit` at
-    once: its start-up (for the patched build, with its net's load before `main`), which `bench`'s
-    process pays too and which is not search."""
-    env = dict(os.environ)
-    env.pop("NNUE_ISA", None)
-    if isa:
-        env["NNUE_ISA"] = isa
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    out = subprocess.run(["taskset", "-c", str(core), str(exe)], input="quit\n", env=env,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    """The CPU seconds of `exe` started (see `run_timed`) and told `quit` at once: its start-up
+    (for the patched build, with its net's load before `main`), which `bench`'s process pays too
+    and which is not search."""
+    out, cpu = run_timed(exe, core, isa, [], 600, stdin="quit\n")
     if out.returncode != 0:
         die(f"{exe} (quit at once{f', NNUE_ISA={isa}' if isa else ''}) failed (exit {out.returncode}):\n"
             f"{out.stderr[-4000:]}")
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu
 
 
 def repo_state(repo):
@@ -309,7 +306,7 @@ def main():
                 die(f"{name}: {n} nodes in round {r + 1}")
             wall[name].append(w)
             # The search's CPU time: the bench process's minus this build's start-up.
-            cpu[name].append(round(n / (n / c - start)))
+            cpu[name].append(round(n / (c - start)))
             startup[name].append(start)
         log(f"[round {r + 1}/{args.rounds}] " + ", ".join(f"{name} {wall[name][-1]} ({cpu[name][-1]} by CPU time)"
                                                           for name, _, _ in programs))
