@@ -19,6 +19,7 @@ pub fn run(
     runs: usize,
     ops: Option<&str>,
     threads: usize,
+    repeat: usize,
     show_positions: bool,
 ) -> Result<(), String> {
     let ops: Vec<Operation> = match ops {
@@ -55,7 +56,7 @@ pub fn run(
     println!("net\tarch\tisa\t{}", header.join("\t"));
     for &isa in isas {
         let network = registry.load_file(net, arch, LoadOptions { isa: Some(isa), allow_overflow })?;
-        let medians = registry.incremental(&*network)?.measure(positions.clone(), runs, &ops, threads);
+        let medians = registry.incremental(&*network)?.measure(positions.clone(), runs, &ops, threads, repeat);
         let name = net.file_name().map_or_else(|| net.display().to_string(), |n| n.to_string_lossy().into_owned());
         let mut cells: Vec<String> = medians.iter().map(|ns| format!("{ns:.1}")).collect();
         cells.extend(counts.iter().cloned());
@@ -70,9 +71,11 @@ pub(crate) fn measure<N: Network + Sync>(
     runs: usize,
     ops: &[Operation],
     threads: usize,
+    repeat: usize,
 ) -> Vec<f64> {
     let shared = positions.clone();
     let mut bench = Bench::new(net, positions);
+    bench.set_repeat(repeat);
     ops.iter()
         .map(|&op| match op {
             Operation::Walk if threads > 1 => walk_shared(net, &shared, threads, runs),

@@ -8,8 +8,15 @@ use nnue::runtime::shakmaty::walk::WalkStats;
 use std::io::Write;
 
 impl<N: Network + Sync> Incremental for N {
-    fn measure(&self, positions: Vec<BenchPosition>, runs: usize, ops: &[Operation], threads: usize) -> Vec<f64> {
-        crate::bench::measure(self, positions, runs, ops, threads)
+    fn measure(
+        &self,
+        positions: Vec<BenchPosition>,
+        runs: usize,
+        ops: &[Operation],
+        threads: usize,
+        repeat: usize,
+    ) -> Vec<f64> {
+        crate::bench::measure(self, positions, runs, ops, threads, repeat)
     }
 
     fn walk_all(

@@ -99,6 +99,11 @@ enum Command {
         /// (its column is then wall-clock ns per node over all threads).
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// `move` makes and evaluates its move this many times inside one
+        /// timing (the same work each time): for counting its instructions
+        /// (tools/stockfish-compare/instructions.py), not for times.
+        #[arg(long, default_value_t = 1)]
+        repeat: usize,
         /// Also print, after the ns columns, how many positions each
         /// operation timed per pass (`<op> (positions)`; for `walk`, the
         /// positions walked from), to check another harness timed as many.
@@ -184,7 +189,7 @@ pub fn main_with(extra: &'static [Compiled]) -> ExitCode {
         Command::Eval { net, arch, fen, fens, isa } => {
             options(isa).and_then(|o| eval::run(registry, &net, arch.as_deref(), o, fen.as_deref(), fens.as_deref()))
         }
-        Command::Bench { net, arch, isa, moves, runs, ops, threads, positions } => {
+        Command::Bench { net, arch, isa, moves, runs, ops, threads, repeat, positions } => {
             let isas = match isa.as_deref() {
                 Some("all") => Ok(Isa::available()),
                 other => choose_isa(other).map(|i| vec![i]),
@@ -200,6 +205,7 @@ pub fn main_with(extra: &'static [Compiled]) -> ExitCode {
                     runs,
                     ops.as_deref(),
                     threads,
+                    repeat.max(1),
                     positions,
                 )
             })

@@ -253,6 +253,9 @@ fn bench_prints_the_positions_each_operation_timed() {
         "1",
         "--ops",
         "refresh,move,kingmove,update,walk",
+        // `move` made twice per timing: the same positions are timed.
+        "--repeat",
+        "2",
         "--positions",
     ]));
     let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split('\t').collect()).collect();

@@ -209,6 +209,8 @@ pub struct Bench<'n, N: Network> {
     /// The stack (and its refresh cache) of every other operation.
     stack: AccumulatorStack<N>,
     clock_ns: f64,
+    /// How many times `move` makes its move inside one timing.
+    repeat: usize,
 }
 
 impl<'n, N: Network> Bench<'n, N> {
@@ -221,7 +223,16 @@ impl<'n, N: Network> Bench<'n, N> {
             transformed: N::new_transformed(),
             stack: AccumulatorStack::new(net),
             clock_ns: clock_overhead_ns(),
+            repeat: 1,
         }
+    }
+
+    /// Makes [`Operation::MoveEval`] push, make, evaluate and pop its move
+    /// `repeat` times (at least once) inside one timing, the values summed:
+    /// the same work each time, for counting its instructions (under
+    /// valgrind, against Stockfish's harness doing the same), not for times.
+    pub fn set_repeat(&mut self, repeat: usize) {
+        self.repeat = repeat.max(1);
     }
 
     /// How many positions `op` runs on in one pass (for `walk`, whose pass
@@ -296,14 +307,18 @@ impl<'n, N: Network> Bench<'n, N> {
                         stack.pop();
                         std::hint::black_box(&moved);
                     }
+                    let repeat = if op == Operation::MoveEval { self.repeat } else { 1 };
                     timed(|| {
-                        let changes = move_changes(&p.board, m);
-                        let mut moved = p.board.clone();
-                        moved.play_unchecked(*m);
-                        stack.push(&changes);
-                        let value = stack.evaluate(net, &moved).value;
-                        stack.pop();
-                        value
+                        let mut sum = 0;
+                        for _ in 0..repeat {
+                            let changes = move_changes(&p.board, m);
+                            let mut moved = p.board.clone();
+                            moved.play_unchecked(*m);
+                            stack.push(&changes);
+                            sum += stack.evaluate(net, &moved).value;
+                            stack.pop();
+                        }
+                        sum
                     })
                 }
                 Operation::UpdateEval => {

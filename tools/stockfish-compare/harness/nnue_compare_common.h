@@ -223,11 +223,14 @@ inline void fail(const std::string& message) {
     std::fflush(stdout);
 }
 
-// `nnuebench <timing_moves.tsv> <runs> <ops>` (the slot already read from
-// `is`): sets up the file's positions and moves, then times each operation
-// in `ops` (one warm-up pass, then the median over `runs` passes of ns per
-// position) and prints one line per operation:
-// "nnuebench <op> <median ns> <positions> <checksum>".
+// `nnuebench <timing_moves.tsv> <runs> <ops> [<repeat>]` (the slot already
+// read from `is`): sets up the file's positions and moves, then times each
+// operation in `ops` (one warm-up pass, then the median over `runs` passes of
+// ns per position) and prints one line per operation:
+// "nnuebench <op> <median ns> <positions> <checksum>". With `repeat` (default
+// 1), move and domove make their move `repeat` times inside one timing (the
+// same work each time: the stack pushed, the move made, evaluated, taken
+// back): for counting their instructions (instructions.py), not for times.
 //
 // Position and State are the version's Position and StateInfo, `none` its
 // "no move". `h` holds what differs between versions:
@@ -247,8 +250,10 @@ inline void fail(const std::string& message) {
 template<typename Position, typename State, typename H, typename Move>
 void bench(H& h, std::istream& is, Move none) {
     std::string path, ops_list;
-    int         runs = 21;
+    int         runs = 21, repeat = 1;
     is >> path >> runs >> ops_list;
+    if (!(is >> repeat) || repeat < 1)
+        repeat = 1;
     std::vector<MoveRow> rows;
     std::vector<Op>      ops;
     if (!read_moves(path, rows))
@@ -278,6 +283,15 @@ void bench(H& h, std::istream& is, Move none) {
         }
     }
     const double clock = clock_overhead_ns();
+    // f() `repeat` times, the sum of its values.
+    auto repeated = [repeat](auto f) {
+        return [f, repeat]() mutable {
+            auto value = f();
+            for (int k = 1; k < repeat; ++k)
+                value += f();
+            return value;
+        };
+    };
 
     // One pass of `op` over all positions.
     auto pass = [&](Op op) {
@@ -307,14 +321,14 @@ void bench(H& h, std::istream& is, Move none) {
                 if (m == none)
                     continue;
                 State st;
-                ns = timed(h.move(pos, m, st), res.checksum);
+                ns = timed(repeated(h.move(pos, m, st)), res.checksum);
                 break;
             }
             case Op::DoMove : {  // the move making that `move` includes, alone
                 if (quiet[i] == none)
                     continue;
                 State st;
-                ns = timed(h.domove(pos, quiet[i], st), res.checksum);
+                ns = timed(repeated(h.domove(pos, quiet[i], st)), res.checksum);
                 break;
             }
             }
