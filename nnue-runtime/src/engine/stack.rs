@@ -167,9 +167,12 @@ impl<N: Network> AccumulatorStack<N> {
         // refresh_both.
         if self.top().computed != [true, true] {
             self.update_both(net, pos);
-            self.refresh_both(net, pos);
-            for perspective in [Color::White, Color::Black] {
-                self.compute(net, pos, perspective);
+            // The usual case, both updated at once, needs nothing more.
+            if self.top().computed != [true, true] {
+                self.refresh_both(net, pos);
+                for perspective in [Color::White, Color::Black] {
+                    self.compute(net, pos, perspective);
+                }
             }
         }
         &self.top().accumulator

@@ -120,8 +120,9 @@ impl<const N: usize> FeatureBuffer<N> {
             let f = f as usize;
             let i = set(f);
             for (k, (list, len)) in lists.iter_mut().zip(&mut lens).enumerate() {
-                // `*len` stays below `list.len + features.len() <= N`.
-                list.items[*len] = MaybeUninit::new(f.wrapping_sub(starts[k]) as u32);
+                // SAFETY: `*len` stays below `list.len + features.len() <= N`
+                // (checked above): it grows at most once per feature.
+                *unsafe { list.items.get_unchecked_mut(*len) } = MaybeUninit::new(f.wrapping_sub(starts[k]) as u32);
                 *len += usize::from(i == k);
             }
         }

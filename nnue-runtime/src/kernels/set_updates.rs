@@ -158,7 +158,9 @@ impl<W: Widen> SetUpdates for SetUpdate<'_, W> {
     #[inline(always)]
     fn rows_exist(&self, l1: usize, b: usize) -> bool {
         let rows = self.weights.len() / l1;
-        self.removed.iter().chain(self.added).all(|&f| (f as usize) < rows) && self.psqt_weights.len() >= rows * b
+        // The largest feature, without a branch per feature.
+        let largest = self.removed.iter().chain(self.added).fold(0, |m, &f| m.max(f));
+        (self.rows() == 0 || (largest as usize) < rows) && self.psqt_weights.len() >= rows * b
     }
 
     #[inline(always)]
