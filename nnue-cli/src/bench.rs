@@ -8,6 +8,17 @@ use nnue::runtime::shakmaty::bench::{
 use nnue::runtime::{Isa, LoadOptions, Network};
 use std::path::Path;
 
+/// How `nnue bench` times each operation.
+#[derive(Debug, Clone, Copy)]
+pub struct Timing {
+    /// Timed passes over all positions (the median is reported).
+    pub runs: usize,
+    /// Threads sharing the network for `walk`.
+    pub threads: usize,
+    /// How many times `move` makes its move inside one timing.
+    pub repeat: usize,
+}
+
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     registry: &Registry,
@@ -16,10 +27,8 @@ pub fn run(
     isas: &[Isa],
     allow_overflow: bool,
     moves: Option<&Path>,
-    runs: usize,
     ops: Option<&str>,
-    threads: usize,
-    repeat: usize,
+    timing: Timing,
     show_positions: bool,
 ) -> Result<(), String> {
     let ops: Vec<Operation> = match ops {
@@ -42,7 +51,7 @@ pub fn run(
         }
     };
     let column = |op: &Operation| match op {
-        Operation::Walk if threads > 1 => format!("{}, {threads} threads (ns)", op.name()),
+        Operation::Walk if timing.threads > 1 => format!("{}, {} threads (ns)", op.name(), timing.threads),
         op => format!("{} (ns)", op.name()),
     };
     let mut header: Vec<String> = ops.iter().map(column).collect();
@@ -56,7 +65,7 @@ pub fn run(
     println!("net\tarch\tisa\t{}", header.join("\t"));
     for &isa in isas {
         let network = registry.load_file(net, arch, LoadOptions { isa: Some(isa), allow_overflow })?;
-        let medians = registry.incremental(&*network)?.measure(positions.clone(), runs, &ops, threads, repeat);
+        let medians = registry.incremental(&*network)?.measure(positions.clone(), &ops, timing);
         let name = net.file_name().map_or_else(|| net.display().to_string(), |n| n.to_string_lossy().into_owned());
         let mut cells: Vec<String> = medians.iter().map(|ns| format!("{ns:.1}")).collect();
         cells.extend(counts.iter().cloned());
@@ -68,18 +77,16 @@ pub fn run(
 pub(crate) fn measure<N: Network + Sync>(
     net: &N,
     positions: Vec<BenchPosition>,
-    runs: usize,
     ops: &[Operation],
-    threads: usize,
-    repeat: usize,
+    timing: Timing,
 ) -> Vec<f64> {
     let shared = positions.clone();
     let mut bench = Bench::new(net, positions);
-    bench.set_repeat(repeat);
+    bench.set_repeat(timing.repeat);
     ops.iter()
         .map(|&op| match op {
-            Operation::Walk if threads > 1 => walk_shared(net, &shared, threads, runs),
-            op => bench.median_ns(op, runs),
+            Operation::Walk if timing.threads > 1 => walk_shared(net, &shared, timing.threads, timing.runs),
+            op => bench.median_ns(op, timing.runs),
         })
         .collect()
 }

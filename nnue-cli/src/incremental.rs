@@ -1,6 +1,7 @@
 //! [`Incremental`] for every network that implements
 //! `nnue::runtime::Network`: `nnue bench`'s and `nnue walk`'s generic code.
 
+use crate::bench::Timing;
 use crate::registry::Incremental;
 use nnue::runtime::Network;
 use nnue::runtime::shakmaty::bench::{BenchPosition, Operation};
@@ -8,15 +9,8 @@ use nnue::runtime::shakmaty::walk::WalkStats;
 use std::io::Write;
 
 impl<N: Network + Sync> Incremental for N {
-    fn measure(
-        &self,
-        positions: Vec<BenchPosition>,
-        runs: usize,
-        ops: &[Operation],
-        threads: usize,
-        repeat: usize,
-    ) -> Vec<f64> {
-        crate::bench::measure(self, positions, runs, ops, threads, repeat)
+    fn measure(&self, positions: Vec<BenchPosition>, ops: &[Operation], timing: Timing) -> Vec<f64> {
+        crate::bench::measure(self, positions, ops, timing)
     }
 
     fn walk_all(

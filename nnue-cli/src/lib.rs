@@ -18,6 +18,7 @@ mod position;
 mod registry;
 mod walk;
 
+pub use bench::Timing;
 pub use registry::{Compiled, Incremental};
 
 /// What [`compiled!`] expands to names.
@@ -202,10 +203,8 @@ pub fn main_with(extra: &'static [Compiled]) -> ExitCode {
                     &isas,
                     allow_overflow,
                     moves.as_deref(),
-                    runs,
                     ops.as_deref(),
-                    threads,
-                    repeat.max(1),
+                    bench::Timing { runs, threads, repeat: repeat.max(1) },
                     positions,
                 )
             })

@@ -58,14 +58,7 @@ macro_rules! compiled {
 /// network in `incremental.rs`).
 pub trait Incremental {
     /// `nnue bench`'s medians, one per operation.
-    fn measure(
-        &self,
-        positions: Vec<BenchPosition>,
-        runs: usize,
-        ops: &[Operation],
-        threads: usize,
-        repeat: usize,
-    ) -> Vec<f64>;
+    fn measure(&self, positions: Vec<BenchPosition>, ops: &[Operation], timing: crate::Timing) -> Vec<f64>;
 
     /// `nnue walk`'s rows and totals.
     fn walk_all(
