@@ -1,23 +1,12 @@
 //! `nnue bench`: nanoseconds per operation, as in Stockfish's timing table
 //! (`tests/reference/stockfish-timings.md`).
 
-use crate::registry::Registry;
+use crate::registry::{Registry, Timing};
 use nnue::runtime::shakmaty::bench::{
     Bench, BenchPosition, Operation, TIMING_MOVES, parse_moves, positions_timed, walk_shared,
 };
 use nnue::runtime::{Isa, LoadOptions, Network};
 use std::path::Path;
-
-/// How `nnue bench` times each operation.
-#[derive(Debug, Clone, Copy)]
-pub struct Timing {
-    /// Timed passes over all positions (the median is reported).
-    pub runs: usize,
-    /// Threads sharing the network for `walk`.
-    pub threads: usize,
-    /// How many times `move` makes its move inside one timing.
-    pub repeat: usize,
-}
 
 #[allow(clippy::too_many_arguments)]
 pub fn run(

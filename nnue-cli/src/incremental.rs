@@ -1,8 +1,7 @@
 //! [`Incremental`] for every network that implements
 //! `nnue::runtime::Network`: `nnue bench`'s and `nnue walk`'s generic code.
 
-use crate::bench::Timing;
-use crate::registry::Incremental;
+use crate::registry::{Incremental, Timing};
 use nnue::runtime::Network;
 use nnue::runtime::shakmaty::bench::{BenchPosition, Operation};
 use nnue::runtime::shakmaty::walk::WalkStats;

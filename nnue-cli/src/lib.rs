@@ -18,8 +18,7 @@ mod position;
 mod registry;
 mod walk;
 
-pub use bench::Timing;
-pub use registry::{Compiled, Incremental};
+pub use registry::{Compiled, Incremental, Timing};
 
 /// What [`compiled!`] expands to names.
 #[doc(hidden)]
@@ -204,7 +203,7 @@ pub fn main_with(extra: &'static [Compiled]) -> ExitCode {
                     allow_overflow,
                     moves.as_deref(),
                     ops.as_deref(),
-                    bench::Timing { runs, threads, repeat: repeat.max(1) },
+                    Timing { runs, threads, repeat: repeat.max(1) },
                     positions,
                 )
             })

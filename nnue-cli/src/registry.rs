@@ -53,12 +53,23 @@ macro_rules! compiled {
     };
 }
 
+/// How `nnue bench` times each operation.
+#[derive(Debug, Clone, Copy)]
+pub struct Timing {
+    /// Timed passes over all positions (the median is reported).
+    pub runs: usize,
+    /// Threads sharing the network for `walk`.
+    pub threads: usize,
+    /// How many times `move` makes its move inside one timing.
+    pub repeat: usize,
+}
+
 /// What `nnue bench` and `nnue walk` run on a network that implements
 /// `nnue::runtime::Network`, whatever its type (implemented for every such
 /// network in `incremental.rs`).
 pub trait Incremental {
     /// `nnue bench`'s medians, one per operation.
-    fn measure(&self, positions: Vec<BenchPosition>, ops: &[Operation], timing: crate::Timing) -> Vec<f64>;
+    fn measure(&self, positions: Vec<BenchPosition>, ops: &[Operation], timing: Timing) -> Vec<f64>;
 
     /// `nnue walk`'s rows and totals.
     fn walk_all(
