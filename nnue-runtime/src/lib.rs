@@ -119,7 +119,7 @@ pub use engine::any_network::ArchEntry;
 #[doc(hidden)]
 pub use engine::sparse_transformed::SparseTransformed;
 #[doc(hidden)]
-pub use features::{FeatureList, FeatureSet, FeatureSink};
+pub use features::{FeatureChanges, FeatureList, FeatureSet, FeatureSink};
 #[doc(hidden)]
 pub use format::reader::{Encoding, Header, NetReader};
 #[doc(hidden)]

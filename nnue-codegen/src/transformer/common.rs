@@ -51,8 +51,8 @@ pub(crate) fn update_rebased_head() -> TokenStream {
             plus: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>,
             to: &mut Accumulator,
             perspective: #rt::Color,
-            removed: &[u32],
-            added: &[u32],
+            removed: &Self::Changes,
+            added: &Self::Changes,
         )
     }
 }

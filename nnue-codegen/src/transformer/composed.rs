@@ -13,7 +13,7 @@
 use super::common::{TransformerGen, rebase_base, update_rebased_head};
 use crate::features::{self, as_trait, dimensions, field, max_active, runtime_type};
 use crate::targets::TARGETS;
-use crate::tokens::{doc, i32, ident, runtime};
+use crate::tokens::{doc, i32, ident, int, runtime};
 use nnue_spec::feature_sets;
 use nnue_spec::ir::{Arch, Encoding, FeatureSet, FeatureSetKind, PsqtPlacement};
 use proc_macro2::{Ident, TokenStream};
@@ -174,7 +174,7 @@ fn methods(arch: &Arch) -> TokenStream {
             }
         }
     });
-    let sets = set_updates(arch, |f| {
+    let sets = set_updates(arch, |_, f| {
         let active = format_ident!("{}_active", field(f));
         (quote!(&[]), quote!(#active[p].as_slice()))
     });
@@ -223,15 +223,16 @@ fn methods(arch: &Arch) -> TokenStream {
 
 /// The `runtime::kernels::SetUpdate`s of every feature set
 /// (a tuple when there are several), each set's removed and added features
-/// given by `features`.
-fn set_updates(arch: &Arch, features: impl Fn(&FeatureSet) -> (TokenStream, TokenStream)) -> TokenStream {
+/// given by `features` (of the set's place among the sets, and the set).
+fn set_updates(arch: &Arch, features: impl Fn(usize, &FeatureSet) -> (TokenStream, TokenStream)) -> TokenStream {
     let rt = runtime();
     let parts: Vec<TokenStream> = arch
         .features
         .iter()
-        .map(|f| {
+        .enumerate()
+        .map(|(k, f)| {
             let name = field(f);
-            let (removed, added) = features(f);
+            let (removed, added) = features(k, f);
             quote! {
                 #rt::kernels::SetUpdate {
                     weights: &self.transformer.#name.weights,
@@ -363,23 +364,16 @@ pub(super) fn is_incremental(arch: &Arch) -> bool {
     arch.features.iter().filter(|f| f.kind.per_piece()).count() <= 1
 }
 
-/// Where each set's features start in the numbering across every set, in
-/// file order: the sums of the earlier sets' dimensions.
-fn starts(arch: &Arch) -> Vec<TokenStream> {
-    let mut before: Vec<TokenStream> = Vec::new();
-    arch.features
-        .iter()
-        .map(|f| {
-            let start = if before.is_empty() { quote!(0) } else { quote!(#(#before)+*) };
-            before.push(dimensions(f));
-            start
-        })
-        .collect()
+/// The place of the per-piece set among the sets (their number when there
+/// is none): the list `runtime::features::SetLists` pushes to.
+fn piece_set(arch: &Arch) -> usize {
+    arch.features.iter().position(|f| f.kind.per_piece()).unwrap_or(arch.features.len())
 }
 
 /// The incremental part of `runtime::Network` for a composed transformer
-/// (`None` when it has more than one per-piece set): per-piece features and
-/// threat changes numbered across every set, each update split by set.
+/// (`None` when it has more than one per-piece set): each update's features
+/// listed set by set ([`runtime::features::SetLists`]), each numbered within
+/// its set.
 fn incremental(arch: &Arch) -> Option<TokenStream> {
     if !is_incremental(arch) {
         return None;
@@ -387,8 +381,6 @@ fn incremental(arch: &Arch) -> Option<TokenStream> {
     let rt = runtime();
     let (update_rebased, rebase_base) = (update_rebased_head(), rebase_base());
     let add_board_features = add_board_features(arch);
-    let offsets = starts(arch);
-    let sets = || arch.features.iter().zip(&offsets);
     let board_features = arch.features.iter().any(|f| !f.kind.per_piece());
     // A king move is an update only if every set sees the board as before.
     let same_views = arch.features.iter().map(|f| {
@@ -414,19 +406,23 @@ fn incremental(arch: &Arch) -> Option<TokenStream> {
         }
     });
     let max = arch.features.iter().map(max_active);
-    let feature = match sets().find(|(f, _)| f.kind.per_piece()) {
-        Some((f, offset)) => {
+    let (sets, pieces) = (arch.features.len(), piece_set(arch));
+    let (set_count, piece_list) = (int(sets), int(pieces));
+    let feature = match arch.features.iter().find(|f| f.kind.per_piece()) {
+        Some(f) => {
             let ty = runtime_type(f);
-            quote!(<#ty as #rt::FeatureSet>::index(perspective, king, square, piece).map(|f| #offset + f))
+            quote!(<#ty as #rt::FeatureSet>::index(perspective, king, square, piece))
         }
         None => quote! {
             let _ = (perspective, king, square, piece);
             ::core::option::Option::None
         },
     };
-    // Each set whose features depend on more than one piece: its part of
-    // `BoardChanges` (a tuple, one element per such set).
-    let board_sets: Vec<(&FeatureSet, &TokenStream)> = sets().filter(|(f, _)| !f.kind.per_piece()).collect();
+    // Each set whose features depend on more than one piece, and its place
+    // among all the sets: its part of `BoardChanges` (a tuple, one element
+    // per such set).
+    let board_sets: Vec<(&FeatureSet, usize)> =
+        arch.features.iter().enumerate().filter(|(_, f)| !f.kind.per_piece()).map(|(k, f)| (f, k)).collect();
     let board_types = board_sets.iter().map(|(f, _)| {
         let set = as_trait(f);
         quote!(#set::Changes)
@@ -435,14 +431,30 @@ fn incremental(arch: &Arch) -> Option<TokenStream> {
         let (set, i) = (as_trait(f), syn::Index::from(i));
         quote!(#set::board_changes(before, after, &mut changes.#i);)
     });
-    let features = board_sets.iter().enumerate().map(|(i, (f, offset))| {
-        let (set, i) = (as_trait(f), syn::Index::from(i));
-        quote!(#set::features_of(perspective, king, &changes.#i, #offset, removed, added);)
+    let features = board_sets.iter().enumerate().map(|(i, &(f, k))| {
+        let (set, i, k) = (as_trait(f), syn::Index::from(i), int(k));
+        quote!(#set::features_of(perspective, king, &changes.#i, 0, removed.set_mut(#k), added.set_mut(#k));)
     });
     let unused = board_sets.is_empty().then(|| quote!(let _ = (perspective, king, changes, removed, added);));
+    // The per-piece set's features alone (none without such a set).
+    let unused_pieces = (pieces == sets).then(|| quote!(let _ = (removed, added);));
+    let lists =
+        arch.features.iter().map(|f| if f.kind.per_piece() { quote!((removed, added)) } else { quote!((&[], &[])) });
+    let prefetch_piece_rows = quote! {
+        #unused_pieces
+        self.prefetch_lists([#(#lists),*]);
+    };
+    let piece_sets = set_updates(arch, |_, f| {
+        if f.kind.per_piece() { (quote!(removed), quote!(added)) } else { (quote!(&[]), quote!(&[])) }
+    });
+    let update_pieces = quote! {
+        #unused_pieces
+        let sets = #piece_sets;
+        self.apply_sets(&sets, &base, &mut to.values[p], &mut to.psqt[p]);
+    };
     Some(quote! {
         const BOARD_FEATURES: bool = #board_features;
-        type Changes = #rt::features::FeatureBuffer<{ #(#max)+* }>;
+        type Changes = #rt::features::SetLists<#set_count, { #(#max)+* }, #piece_list>;
         type BoardChanges = (#(#board_types,)*);
 
         fn feature(perspective: #rt::Color, king: #rt::Square, square: #rt::Square, piece: #rt::Piece) -> ::core::option::Option<usize> {
@@ -471,11 +483,15 @@ fn incremental(arch: &Arch) -> Option<TokenStream> {
             #(#features)*
         }
 
-        fn prefetch_update(&self, removed: &[u32], added: &[u32]) {
+        fn prefetch_update(&self, removed: &Self::Changes, added: &Self::Changes) {
             self.prefetch_sets(removed, added);
         }
 
-        fn update(&self, from: &Accumulator, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
+        fn prefetch_piece_rows(&self, removed: &[u32], added: &[u32]) {
+            #prefetch_piece_rows
+        }
+
+        fn update(&self, from: &Accumulator, to: &mut Accumulator, perspective: #rt::Color, removed: &Self::Changes, added: &Self::Changes) {
             let p = perspective.index();
             let base = #rt::kernels::Base { values: &from.values[p], psqt: &from.psqt[p] };
             self.update_sets(removed, added, &base, &mut to.values[p], &mut to.psqt[p]);
@@ -484,7 +500,7 @@ fn incremental(arch: &Arch) -> Option<TokenStream> {
         fn update_from_half(&self, from: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
             let p = perspective.index();
             let base = #rt::kernels::Base { values: &from.values, psqt: &from.psqt };
-            self.update_sets(removed, added, &base, &mut to.values[p], &mut to.psqt[p]);
+            #update_pieces
         }
 
         #update_rebased {
@@ -497,27 +513,20 @@ fn incremental(arch: &Arch) -> Option<TokenStream> {
 }
 
 /// `Network::add_board_features` of a composed transformer with board
-/// features: each board set's active features listed in its own numbering
-/// (no split by set), added to the entry's part in one pass.
+/// features: each board set's active features listed into its own list,
+/// added to the entry's part in one pass.
 fn add_board_features(arch: &Arch) -> Option<TokenStream> {
     if arch.features.iter().all(|f| f.kind.per_piece()) {
         return None;
     }
     let rt = runtime();
-    let lists = arch.features.iter().filter(|f| !f.kind.per_piece()).map(|f| {
-        let (set, list) = (as_trait(f), format_ident!("{}_active", field(f)));
-        quote! {
-            let mut #list = Changes::default();
-            #set::active_on(board, perspective, king, &mut #list);
-        }
+    let lists = arch.features.iter().enumerate().filter(|(_, f)| !f.kind.per_piece()).map(|(k, f)| {
+        let (set, k) = (as_trait(f), int(k));
+        quote!(#set::active_on(board, perspective, king, active.set_mut(#k));)
     });
-    let sets = set_updates(arch, |f| {
-        if f.kind.per_piece() {
-            (quote!(&[]), quote!(&[]))
-        } else {
-            let list = format_ident!("{}_active", field(f));
-            (quote!(&[]), quote!(#list.as_slice()))
-        }
+    let sets = set_updates(arch, |k, f| {
+        let k = int(k);
+        if f.kind.per_piece() { (quote!(&[]), quote!(&[])) } else { (quote!(&[]), quote!(active.set(#k))) }
     });
     Some(quote! {
         fn add_board_features(
@@ -528,7 +537,7 @@ fn add_board_features(arch: &Arch) -> Option<TokenStream> {
             king: #rt::Square,
             board: &#rt::Bitboards,
         ) {
-            type Changes = <Network as #rt::Network>::Changes;
+            let mut active = <Network as #rt::Network>::Changes::default();
             #(#lists)*
             let p = perspective.index();
             let base = #rt::kernels::Base { values: &from.values, psqt: &from.psqt };
@@ -538,31 +547,20 @@ fn add_board_features(arch: &Arch) -> Option<TokenStream> {
     })
 }
 
-/// `update_sets`, a method of `Network` when it is incremental: an update's
-/// features split by set, then every set's rows applied in one pass; and
-/// `prefetch_sets`, a request for the rows without the split (`kernels::prefetch_by_set`).
+/// `update_sets`, a method of `Network` when it is incremental: every set's
+/// rows of an update applied in one pass; `prefetch_sets` and
+/// `prefetch_lists`, the requests for the rows (`kernels::prefetch_sets`).
 fn update_sets(arch: &Arch) -> Option<TokenStream> {
     if !is_incremental(arch) {
         return None;
     }
     let rt = runtime();
-    // Every set's start in the features' numbering, and its two lists.
-    let starts = starts(arch);
-    let names =
-        |suffix: &str| -> Vec<Ident> { arch.features.iter().map(|f| format_ident!("{}_{suffix}", field(f))).collect() };
-    let (removed_lists, added_lists) = (names("removed"), names("added"));
-    let lists = quote! {
-        let starts = [#(#starts),*];
-        #(let mut #removed_lists = Changes::default();)*
-        #(let mut #added_lists = Changes::default();)*
-        #rt::kernels::split_by_set(removed, starts, [#(&mut #removed_lists),*]);
-        #rt::kernels::split_by_set(added, starts, [#(&mut #added_lists),*]);
-    };
-    let sets = set_updates(arch, |f| {
-        let name = field(f);
-        let (removed, added) = (format_ident!("{name}_removed"), format_ident!("{name}_added"));
-        (quote!(#removed.as_slice()), quote!(#added.as_slice()))
+    let sets = set_updates(arch, |k, _| {
+        let k = int(k);
+        (quote!(removed.set(#k)), quote!(added.set(#k)))
     });
+    let lists = (0..arch.features.len()).map(int).map(|k| quote!((removed.set(#k), added.set(#k))));
+    let count = int(arch.features.len());
     let rows = arch.features.iter().map(|f| {
         let name = field(f);
         quote! {
@@ -576,29 +574,29 @@ fn update_sets(arch: &Arch) -> Option<TokenStream> {
     });
     Some(quote! {
         /// `values = base` minus the rows of `removed`, plus those of
-        /// `added`, the same for `psqt`: features numbered across every
-        /// feature set in file order, each set's features after the earlier
-        /// sets'.
+        /// `added`, the same for `psqt`.
         fn update_sets<B: #rt::kernels::UpdateBase<L1, PSQT_BUCKETS>>(
             &self,
-            removed: &[u32],
-            added: &[u32],
+            removed: &<Network as #rt::Network>::Changes,
+            added: &<Network as #rt::Network>::Changes,
             base: &B,
             values: &mut [i16; L1],
             psqt: &mut [i32; PSQT_BUCKETS],
         ) {
-            type Changes = <Network as #rt::Network>::Changes;
-            #lists
             let sets = #sets;
             self.apply_sets(&sets, base, values, psqt);
         }
 
         /// Starts loading the first lanes of the rows of `removed` and
-        /// `added` (numbered as for `update_sets`) and their PSQT rows.
-        fn prefetch_sets(&self, removed: &[u32], added: &[u32]) {
-            let starts = [#(#starts),*];
+        /// `added` and their PSQT rows.
+        fn prefetch_sets(&self, removed: &<Network as #rt::Network>::Changes, added: &<Network as #rt::Network>::Changes) {
+            self.prefetch_lists([#(#lists),*]);
+        }
+
+        /// `prefetch_sets` for each set's removed and added features.
+        fn prefetch_lists(&self, lists: [(&[u32], &[u32]); #count]) {
             let rows = [#(#rows),*];
-            #rt::kernels::prefetch_by_set(removed, added, starts, rows);
+            #rt::kernels::prefetch_sets(lists, rows);
         }
     })
 }

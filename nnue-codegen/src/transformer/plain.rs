@@ -120,12 +120,16 @@ impl TransformerGen for Plain {
                 <FeatureSet as #rt::FeatureSet>::index(perspective, king, square, piece)
             }
 
-            fn prefetch_update(&self, removed: &[u32], added: &[u32]) {
+            fn prefetch_update(&self, removed: &Self::Changes, added: &Self::Changes) {
+                self.prefetch_piece_rows(removed.as_slice(), added.as_slice())
+            }
+
+            fn prefetch_piece_rows(&self, removed: &[u32], added: &[u32]) {
                 self.transformer.prefetch_rows(removed, added, #rt::kernels::PREFETCH_LANES)
             }
 
-            fn update(&self, from: &Accumulator, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
-                Network::update(self, from, to, perspective, removed, added)
+            fn update(&self, from: &Accumulator, to: &mut Accumulator, perspective: #rt::Color, removed: &Self::Changes, added: &Self::Changes) {
+                Network::update(self, from, to, perspective, removed.as_slice(), added.as_slice())
             }
 
             fn update_from_half(&self, from: &#rt::HalfAccumulator<L1, PSQT_BUCKETS>, to: &mut Accumulator, perspective: #rt::Color, removed: &[u32], added: &[u32]) {
@@ -138,7 +142,7 @@ impl TransformerGen for Plain {
             #update_rebased {
                 #rebase_base
                 let (values, psqt) = (#rt::kernels::UpdateBase::values(&base), #rt::kernels::UpdateBase::psqt(&base));
-                self.accumulate(&values, &psqt, removed, added, &mut to.values[p], &mut to.psqt[p]);
+                self.accumulate(&values, &psqt, removed.as_slice(), added.as_slice(), &mut to.values[p], &mut to.psqt[p]);
             }
         })
     }

@@ -1,7 +1,7 @@
 //! The architecture as a type: what every generated `Network` implements, so
 //! that engines, tools and benchmarks can be written once for all of them.
 
-use crate::features::FeatureSink;
+use crate::features::FeatureChanges;
 use crate::{Bitboards, Color, Evaluation, Isa, LoadError, OverflowProof, Position};
 
 /// How a net file is loaded.
@@ -59,10 +59,10 @@ pub trait Network: Send + Sync + Sized + 'static {
     /// chunks where the first layer's input is sparse: a
     /// [`crate::SparseTransformed`]).
     type Transformed: AsRef<[u8]> + Clone + Send + 'static;
-    /// A list of the features one update removes (or adds), long enough for
-    /// any change of the board: a refresh through the cache may replace
-    /// every active feature.
-    type Changes: FeatureSink;
+    /// The features one update removes (or adds), every set's, each
+    /// numbered within its set; long enough for any change of the board: a
+    /// refresh through the cache may replace every active feature.
+    type Changes: FeatureChanges;
 
     /// Loads a net file for backend `isa` (rejecting it if its overflow
     /// proof fails).
@@ -80,8 +80,7 @@ pub trait Network: Send + Sync + Sized + 'static {
     fn new_transformed() -> Self::Transformed;
     /// The per-piece feature of `piece` on `square` from `perspective` with
     /// its king on `king` (`None` for pieces the feature sets ignore, and for
-    /// networks without a per-piece feature set). Features are numbered
-    /// across all the network's feature sets, in file order.
+    /// networks without a per-piece feature set), numbered within that set.
     fn feature(perspective: Color, king: crate::Square, square: crate::Square, piece: crate::Piece) -> Option<usize>;
     /// Whether every feature but the king's own is the same from
     /// `perspective` with its king on `a` and on `b` (for every feature
@@ -117,15 +116,18 @@ pub trait Network: Send + Sync + Sized + 'static {
     /// A hint: starts loading the weight rows of an update made soon after
     /// (`removed` and `added` as for [`Network::update`]), so that other work
     /// can go on meanwhile. Does nothing by default.
-    fn prefetch_update(&self, _removed: &[u32], _added: &[u32]) {}
+    fn prefetch_update(&self, _removed: &Self::Changes, _added: &Self::Changes) {}
+    /// [`Network::prefetch_update`] for features of the per-piece set alone
+    /// (as [`Network::feature`] numbers them).
+    fn prefetch_piece_rows(&self, _removed: &[u32], _added: &[u32]) {}
     /// `to = from - removed + added` for one perspective.
     fn update(
         &self,
         from: &Self::Accumulator,
         to: &mut Self::Accumulator,
         perspective: Color,
-        removed: &[u32],
-        added: &[u32],
+        removed: &Self::Changes,
+        added: &Self::Changes,
     );
     /// `to[perspective] = from[perspective] - minus + plus - removed +
     /// added`: a king move's accumulator from its parent's, `minus` and
@@ -140,13 +142,14 @@ pub trait Network: Send + Sync + Sized + 'static {
         plus: &Self::Half,
         to: &mut Self::Accumulator,
         perspective: Color,
-        removed: &[u32],
-        added: &[u32],
+        removed: &Self::Changes,
+        added: &Self::Changes,
     );
     /// A perspective's accumulator with no active feature: the biases.
     fn empty_half(&self) -> Self::Half;
     /// `to[perspective] = from - removed + added`, from one perspective's
-    /// accumulator.
+    /// accumulator, `removed` and `added` features of the per-piece set (as
+    /// [`Network::feature`] numbers them).
     fn update_from_half(
         &self,
         from: &Self::Half,

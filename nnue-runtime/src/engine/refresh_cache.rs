@@ -21,7 +21,7 @@
 
 use crate::chess::position::{Bitboards, Color, Piece, PieceKind, Position, Square};
 use crate::engine::network::Network;
-use crate::features::FeatureSink;
+use crate::features::{FeatureChanges, FeatureSink};
 use core::mem::MaybeUninit;
 
 struct Entry<N: Network> {
@@ -193,7 +193,7 @@ impl<N: Network> RefreshCache<N> {
         }
         (listed.removed_len, listed.added_len) = (removed_len, added_len);
         if PREFETCH {
-            net.prefetch_update(listed.removed(), listed.added());
+            net.prefetch_piece_rows(listed.removed(), listed.added());
         }
     }
 
@@ -266,8 +266,8 @@ impl<N: Network> RefreshCache<N> {
         new: (&Bitboards, Square),
         from: &N::Accumulator,
         to: &mut N::Accumulator,
-        removed: &[u32],
-        added: &[u32],
+        removed: &N::Changes,
+        added: &N::Changes,
     ) {
         debug_assert!(N::BOARD_FEATURES && old.1 != new.1, "a king move");
         let p = perspective.index();
@@ -278,7 +278,7 @@ impl<N: Network> RefreshCache<N> {
         let mut rows_in = N::Changes::default();
         let entry = &self.entries[new.1.index()][p];
         piece_changes::<N>(&entry.board, new.0, new.1, perspective, &mut rows_out, &mut rows_in);
-        if rows_out.as_slice().len() + rows_in.as_slice().len() > FOLDED_ROWS {
+        if rows_out.rows() + rows_in.rows() > FOLDED_ROWS {
             // `to` serves as scratch until its turn comes.
             self.bring(net, new.0, new.1, perspective, to);
             rows_out = N::Changes::default();
@@ -286,10 +286,10 @@ impl<N: Network> RefreshCache<N> {
         }
         let entry = &self.entries[old.1.index()][p];
         piece_changes::<N>(&entry.board, old.0, old.1, perspective, &mut rows_in, &mut rows_out);
-        let lengths = [rows_out.as_slice().len() + removed.len(), rows_in.as_slice().len() + added.len()];
-        removed.iter().for_each(|&f| rows_out.push(f as usize));
-        added.iter().for_each(|&f| rows_in.push(f as usize));
-        if lengths != [rows_out.as_slice().len(), rows_in.as_slice().len()] {
+        let lengths = [rows_out.rows() + removed.rows(), rows_in.rows() + added.rows()];
+        rows_out.append(removed);
+        rows_in.append(added);
+        if lengths != [rows_out.rows(), rows_in.rows()] {
             // More rows than a list holds (no king move of a real game
             // comes near): both entries brought to their boards, and the
             // pass takes the board features alone.
@@ -300,7 +300,7 @@ impl<N: Network> RefreshCache<N> {
             return;
         }
         let plus = &self.entries[new.1.index()][p].half;
-        net.update_rebased(from, &entry.half, plus, to, perspective, rows_out.as_slice(), rows_in.as_slice());
+        net.update_rebased(from, &entry.half, plus, to, perspective, &rows_out, &rows_in);
     }
 
     /// Networks with board features: brings the entry of `king` (its

@@ -29,7 +29,6 @@ use crate::engine::changes::MoveChanges;
 use crate::engine::evaluation::Evaluation;
 use crate::engine::network::Network;
 use crate::engine::refresh_cache::RefreshCache;
-use crate::features::FeatureSink;
 
 struct Node<N: Network> {
     accumulator: N::Accumulator,
@@ -258,15 +257,15 @@ impl<N: Network> AccumulatorStack<N> {
         let mut white_removed = N::Changes::default();
         let mut white_added = N::Changes::default();
         Self::changed_features(to, white, &mut white_removed, &mut white_added);
-        net.prefetch_update(white_removed.as_slice(), white_added.as_slice());
+        net.prefetch_update(&white_removed, &white_added);
         let mut black_removed = N::Changes::default();
         let mut black_added = N::Changes::default();
         Self::changed_features(to, black, &mut black_removed, &mut black_added);
         if core::mem::size_of::<N::Accumulator>() >= LONG_ROWS_ACCUMULATOR_BYTES {
-            net.prefetch_update(black_removed.as_slice(), black_added.as_slice());
+            net.prefetch_update(&black_removed, &black_added);
         }
-        net.update(&from.accumulator, &mut to.accumulator, white, white_removed.as_slice(), white_added.as_slice());
-        net.update(&from.accumulator, &mut to.accumulator, black, black_removed.as_slice(), black_added.as_slice());
+        net.update(&from.accumulator, &mut to.accumulator, white, &white_removed, &white_added);
+        net.update(&from.accumulator, &mut to.accumulator, black, &black_removed, &black_added);
         to.computed = [true, true];
     }
 
@@ -338,11 +337,11 @@ impl<N: Network> AccumulatorStack<N> {
                 // A king move the board features see as before (see
                 // `compute`), undone.
                 N::board_features(perspective, from.kings[p], &from.board_changes, &mut removed, &mut added);
-                Self::rebase(&mut self.cache, net, perspective, from, to, added.as_slice(), removed.as_slice());
+                Self::rebase(&mut self.cache, net, perspective, from, to, &added, &removed);
                 continue;
             }
             Self::changed_features(from, perspective, &mut removed, &mut added);
-            net.update(&from.accumulator, &mut to.accumulator, perspective, added.as_slice(), removed.as_slice());
+            net.update(&from.accumulator, &mut to.accumulator, perspective, &added, &removed);
             to.computed[p] = true;
         }
     }
@@ -358,8 +357,8 @@ impl<N: Network> AccumulatorStack<N> {
         perspective: Color,
         from: &Node<N>,
         to: &mut Node<N>,
-        removed: &[u32],
-        added: &[u32],
+        removed: &N::Changes,
+        added: &N::Changes,
     ) {
         let p = perspective.index();
         let (old, new) = ((&from.board, from.kings[p]), (&to.board, to.kings[p]));
@@ -404,17 +403,11 @@ impl<N: Network> AccumulatorStack<N> {
                         // A king move the board features see as before (the
                         // walk stops at the others).
                         N::board_features(perspective, to.kings[p], &to.board_changes, &mut removed, &mut added);
-                        Self::rebase(&mut self.cache, net, perspective, from, to, removed.as_slice(), added.as_slice());
+                        Self::rebase(&mut self.cache, net, perspective, from, to, &removed, &added);
                         continue;
                     }
                     Self::changed_features(to, perspective, &mut removed, &mut added);
-                    net.update(
-                        &from.accumulator,
-                        &mut to.accumulator,
-                        perspective,
-                        removed.as_slice(),
-                        added.as_slice(),
-                    );
+                    net.update(&from.accumulator, &mut to.accumulator, perspective, &removed, &added);
                     to.computed[p] = true;
                 }
             }

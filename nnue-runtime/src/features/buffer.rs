@@ -20,6 +20,29 @@ pub struct FeatureBuffer<const N: usize> {
     items: [MaybeUninit<u32>; N],
 }
 
+impl<const N: usize> FeatureBuffer<N> {
+    /// `K` empty buffers, their storage left unwritten (see
+    /// [`super::SetLists`]).
+    #[inline(always)]
+    pub(super) fn empty_array<const K: usize>() -> [Self; K] {
+        let mut buffers = MaybeUninit::<[Self; K]>::uninit();
+        let first = buffers.as_mut_ptr().cast::<Self>();
+        for i in 0..K {
+            // SAFETY: `i < K`, within the array; the fields are written
+            // through raw pointers, without reading or referencing the
+            // uninitialised buffer.
+            unsafe {
+                let buffer = first.add(i);
+                core::ptr::addr_of_mut!((*buffer).len).write(0);
+                core::ptr::addr_of_mut!((*buffer).dropped).write(0);
+            }
+        }
+        // SAFETY: every buffer's `len` and `dropped` are written above, and
+        // its `items` (`MaybeUninit`) need no initialisation.
+        unsafe { buffers.assume_init() }
+    }
+}
+
 impl<const N: usize> Default for FeatureBuffer<N> {
     #[inline]
     fn default() -> Self {
@@ -96,41 +119,6 @@ impl<const N: usize> FeatureBuffer<N> {
         self.len = len;
     }
 
-    /// Appends each of `features` to the list of its set, less the set's
-    /// start: `lists[i]` takes the features from `starts[i]` (ascending,
-    /// `starts[0] == 0`) up to the next start. Each feature is written to
-    /// every list, past the end of all but its own, whose length alone
-    /// grows: no branch on the set, and the lengths stay in registers (a
-    /// [`push`](Self::push) to the list of the feature's set keeps its
-    /// length in memory: a store-forwarding chain of several cycles per
-    /// feature).
-    #[inline]
-    pub fn split<const K: usize>(features: &[u32], starts: [usize; K], lists: [&mut Self; K]) {
-        let set = |f: usize| set_of(f, &starts);
-        let mut lists = lists;
-        if lists.iter().any(|list| list.len + features.len() > N) {
-            for &f in features {
-                let i = set(f as usize);
-                lists[i].push(f as usize - starts[i]);
-            }
-            return;
-        }
-        let mut lens = lists.each_ref().map(|list| list.len);
-        for &f in features {
-            let f = f as usize;
-            let i = set(f);
-            for (k, (list, len)) in lists.iter_mut().zip(&mut lens).enumerate() {
-                // SAFETY: `*len` stays below `list.len + features.len() <= N`
-                // (checked above): it grows at most once per feature.
-                *unsafe { list.items.get_unchecked_mut(*len) } = MaybeUninit::new(f.wrapping_sub(starts[k]) as u32);
-                *len += usize::from(i == k);
-            }
-        }
-        for (list, len) in lists.into_iter().zip(lens) {
-            list.len = len;
-        }
-    }
-
     /// For every square of `bitboard` (ascending), the two features
     /// `features` gives for the square's index, one appended to each list
     /// (both perspectives' features of the pieces on those squares), the
@@ -199,14 +187,6 @@ impl<const N: usize> FeatureBuffer<N> {
     }
 }
 
-/// The set of feature `f`, numbered across sets that start at `starts`
-/// (ascending, `starts[0] == 0`): the last set whose start is at most `f`,
-/// found without a branch.
-#[inline]
-pub fn set_of<const K: usize>(f: usize, starts: &[usize; K]) -> usize {
-    starts[1..].iter().filter(|&&start| start <= f).count()
-}
-
 /// A list that features are collected in: a [`FeatureBuffer`] of some
 /// capacity. Code generic over a network collects a move's changed features
 /// in the network's own list type ([`crate::Network::Changes`]).
@@ -241,6 +221,30 @@ impl<const N: usize> FeatureSink for FeatureBuffer<N> {
     }
 }
 
+/// The features one update removes (or adds), of every feature set of a
+/// network ([`crate::Network::Changes`]): one list for a single set, one
+/// per set for a composed transformer ([`super::SetLists`]).
+/// [`FeatureSink::push`] appends a per-piece feature.
+pub trait FeatureChanges: FeatureSink {
+    /// How many features the lists hold, every set's.
+    fn rows(&self) -> usize;
+    /// Appends `other`'s features, set by set (what does not fit is
+    /// dropped: [`Self::rows`] then grows by less than `other.rows()`).
+    fn append(&mut self, other: &Self);
+}
+
+impl<const N: usize> FeatureChanges for FeatureBuffer<N> {
+    #[inline]
+    fn rows(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    fn append(&mut self, other: &Self) {
+        other.as_slice().iter().for_each(|&f| self.push(f as usize));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::FeatureBuffer;
@@ -270,22 +274,6 @@ mod tests {
         assert_eq!((b.as_slice(), b.dropped()), (&[100 + (3 ^ 56), 100 + (60 ^ 56)][..], 0));
         b.push_squares(0b1111, 0, 0);
         assert_eq!((b.as_slice(), b.dropped()), (&[159, 104, 0, 1][..], 2));
-    }
-
-    #[test]
-    fn splits_by_set_numbered_within_each_set() {
-        let features = [0, 12, 5, 30, 10, 20, 29, 11];
-        let (mut a, mut b, mut c) =
-            (FeatureBuffer::<16>::default(), FeatureBuffer::default(), FeatureBuffer::default());
-        b.push(99);
-        FeatureBuffer::split(&features, [0, 10, 20], [&mut a, &mut b, &mut c]);
-        assert_eq!((a.as_slice(), b.as_slice(), c.as_slice()), (&[0, 5][..], &[99, 2, 0, 1][..], &[10, 0, 9][..]));
-        // Lists too short for every feature to go to each: pushed one by
-        // one, what does not fit counted.
-        let (mut a, mut b) = (FeatureBuffer::<3>::default(), FeatureBuffer::<3>::default());
-        FeatureBuffer::split(&features, [0, 10], [&mut a, &mut b]);
-        assert_eq!((a.as_slice(), a.dropped()), (&[0, 5][..], 0));
-        assert_eq!((b.as_slice(), b.dropped()), (&[2, 20, 0][..], 3));
     }
 
     #[test]

@@ -7,14 +7,16 @@ mod full_threats;
 mod half_kp;
 mod pawn_pairs;
 mod piece_square;
+mod set_lists;
 mod threat_changes;
 
 pub use board_features::BoardFeatures;
-pub use buffer::{FeatureBuffer, FeatureSink, set_of};
+pub use buffer::{FeatureBuffer, FeatureChanges, FeatureSink};
 pub use full_threats::{FullThreats, MAX_THREATS, STOCKFISH_18_TARGETS, Threat, threat_targets};
 pub use half_kp::HalfKP;
 pub use pawn_pairs::{PawnChanges, PawnPairs};
 pub use piece_square::{Mirror, PieceSquare, PieceSquareLayout, PlaneOrder, StockfishHalfKAv2, StockfishHalfKAv2Hm};
+pub use set_lists::SetLists;
 pub use threat_changes::ThreatChanges;
 
 /// Stockfish 14's HalfKAv2, an instance of [`PieceSquare`].

@@ -24,8 +24,7 @@ pub use i32_affine::i32_affine_pairs;
 pub use nonzero::{ChunkList, ChunkSearch, ChunkSlots, nonzero_chunks};
 pub use screlu_affine::{screlu_affine, screlu_affine_accumulators};
 pub use set_updates::{
-    Base, PREFETCH_LANES, Rebase, SetRows, SetUpdate, SetUpdates, UpdateBase, prefetch_by_set, split_by_set,
-    update_sets,
+    Base, PREFETCH_LANES, Rebase, SetRows, SetUpdate, SetUpdates, UpdateBase, prefetch_sets, update_sets,
 };
 pub use transform::{
     search_while_storing, transform_clip, transform_clip_listed, transform_pairwise_mulhi,

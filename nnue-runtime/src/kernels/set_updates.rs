@@ -5,29 +5,14 @@
 //! exact weight types of the architecture's sets.
 
 use super::accumulate::accumulate_psqt;
-use crate::features::FeatureBuffer;
 use crate::simd::{CacheLevel, Lanes, Widen};
-
-/// Splits `features` (numbered across a composed transformer's sets) into
-/// `sets`, one list per set, each feature numbered within its set: set `i`
-/// holds the features from `starts[i]` (ascending, `starts[0] == 0`) up to
-/// the next set's start. One pass over the features, without a branch on
-/// the set ([`FeatureBuffer::split`]).
-#[inline]
-pub fn split_by_set<const C: usize, const N: usize>(
-    features: &[u32],
-    starts: [usize; N],
-    sets: [&mut FeatureBuffer<C>; N],
-) {
-    FeatureBuffer::split(features, starts, sets);
-}
 
 /// Lanes of each row that [`SetUpdates::prefetch_rows`] asks for ahead of an
 /// update: the first tile of the AVX2 kernels (16 registers of 16 lanes).
 /// The update itself fetches the rest, a tile ahead.
 pub const PREFETCH_LANES: usize = 256;
 
-/// Where one feature set's rows lie, for [`prefetch_by_set`].
+/// Where one feature set's rows lie, for [`prefetch_sets`].
 #[derive(Debug, Clone, Copy)]
 pub struct SetRows {
     weights: *const u8,
@@ -59,42 +44,33 @@ impl SetRows {
     }
 }
 
-/// Most cache lines [`prefetch_by_set`] requests per row: [`PREFETCH_LANES`]
+/// Most cache lines [`prefetch_sets`] requests per row: [`PREFETCH_LANES`]
 /// lanes of i16.
 const MAX_PREFETCH_LINES: usize = PREFETCH_LANES * 2 / 64;
 
-/// Requests the first [`PREFETCH_LANES`] lanes of the row of each feature of
-/// `removed` and `added` (numbered across the sets as for [`split_by_set`]:
-/// set `i` from `starts[i]`, its rows in `rows[i]`) and its PSQT row, as
-/// [`SetUpdates::prefetch_rows`] does for lists split by set, without the
-/// split: each feature's set found without a branch, and every row given
-/// the same number of requests, `stride` bytes apart (a set with fewer
-/// lines per row asks for each twice or more), so that no loop's length
-/// depends on the set. (Split first, the lists' writes were the larger
-/// part of the requests' cost in a profile of `nnue bench --ops walk`.
-/// Each request's line chosen by a compare and a conditional move, the
-/// requests of a row took about 70 instructions, against about 25 with the
-/// stride: Stockfish 19's net with AVX2, instructions counted by valgrind
-/// in a loop of `nnue bench --ops move`.)
+/// Requests the first [`PREFETCH_LANES`] lanes of the row of each feature
+/// of every set's `removed` and `added` lists (`lists[i]`, numbered within
+/// set `i`, whose rows lie at `rows[i]`) and its PSQT row, as
+/// [`SetUpdates::prefetch_rows`] does, every row given the same number of
+/// requests, `stride` bytes apart (a set with fewer lines per row asks for
+/// each twice or more), so that no loop's length depends on the set. (Each
+/// request's line chosen by a compare and a conditional move, the requests
+/// of a row took about 70 instructions, against about 25 with the stride:
+/// Stockfish 19's net with AVX2, instructions counted by valgrind in a loop
+/// of `nnue bench --ops move`.)
 #[inline]
-pub fn prefetch_by_set<const N: usize>(removed: &[u32], added: &[u32], starts: [usize; N], rows: [SetRows; N]) {
+pub fn prefetch_sets<const N: usize>(lists: [(&[u32], &[u32]); N], rows: [SetRows; N]) {
+    let count: usize = lists.iter().map(|(removed, added)| removed.len() + added.len()).sum();
     let lines = rows.iter().map(|set| set.lines).max().unwrap_or(0);
-    let level = request_level((removed.len() + added.len()) * lines * 64);
-    let request = |f: u32| {
-        let f = f as usize;
-        let i = crate::features::set_of(f, &starts);
-        let (start, set) = (starts[i], rows[i]);
-        let row = set.weights.wrapping_add(f.wrapping_sub(start).wrapping_mul(set.row_bytes));
-        for k in 0..MAX_PREFETCH_LINES {
-            level.request(row.wrapping_add(k * set.stride));
+    let level = request_level(count * lines * 64);
+    for ((removed, added), set) in lists.into_iter().zip(rows) {
+        for &f in removed.iter().chain(added) {
+            let row = set.weights.wrapping_add((f as usize).wrapping_mul(set.row_bytes));
+            for k in 0..MAX_PREFETCH_LINES {
+                level.request(row.wrapping_add(k * set.stride));
+            }
+            level.request(set.psqt_weights.wrapping_add((f as usize).wrapping_mul(set.psqt_row_bytes)));
         }
-        level.request(set.psqt_weights.wrapping_add(f.wrapping_sub(start).wrapping_mul(set.psqt_row_bytes)));
-    };
-    for &f in removed {
-        request(f);
-    }
-    for &f in added {
-        request(f);
     }
 }
 

@@ -14,7 +14,6 @@
 //! times (`nnue bench --positions` prints it, to check that the harness
 //! timed as many).
 
-use crate::features::FeatureSink;
 use crate::shakmaty::walk::walk;
 use crate::shakmaty::{chess_from_fen, move_changes};
 use crate::{AccumulatorStack, Color, MoveChanges, Network, Position};
@@ -440,6 +439,6 @@ pub fn update<N: Network>(
         if N::BOARD_FEATURES {
             N::board_features(perspective, king, &board_changes, &mut removed, &mut added);
         }
-        net.update(before, after, perspective, removed.as_slice(), added.as_slice());
+        net.update(before, after, perspective, &removed, &added);
     }
 }
