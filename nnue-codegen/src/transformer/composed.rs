@@ -433,7 +433,7 @@ fn incremental(arch: &Arch) -> Option<TokenStream> {
     });
     let features = board_sets.iter().enumerate().map(|(i, &(f, k))| {
         let (set, i, k) = (as_trait(f), syn::Index::from(i), int(k));
-        quote!(#set::features_of(perspective, king, &changes.#i, 0, removed.set_mut(#k), added.set_mut(#k));)
+        quote!(#set::features_of(perspective, king, &changes.#i, removed.set_mut(#k), added.set_mut(#k));)
     });
     let unused = board_sets.is_empty().then(|| quote!(let _ = (perspective, king, changes, removed, added);));
     // The per-piece set's features alone (none without such a set).

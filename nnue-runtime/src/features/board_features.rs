@@ -39,14 +39,13 @@ pub trait BoardFeatures {
     /// Sets `changes` to what the set sees change from `before` to `after`.
     fn board_changes(before: &Bitboards, after: &Bitboards, changes: &mut Self::Changes);
 
-    /// Pushes `offset +` each feature `changes` removes to `removed` and each
-    /// it adds to `added`, from `perspective` with its king on `king` on both
-    /// boards.
+    /// Pushes each feature `changes` removes to `removed` and each it adds
+    /// to `added` (numbered within the set), from `perspective` with its
+    /// king on `king` on both boards.
     fn features_of(
         perspective: Color,
         king: Square,
         changes: &Self::Changes,
-        offset: usize,
         removed: &mut impl FeatureSink,
         added: &mut impl FeatureSink,
     );
@@ -59,12 +58,11 @@ pub trait BoardFeatures {
         king: Square,
         before: &Bitboards,
         after: &Bitboards,
-        offset: usize,
         removed: &mut impl FeatureSink,
         added: &mut impl FeatureSink,
     ) {
         let mut changes = Self::Changes::default();
         Self::board_changes(before, after, &mut changes);
-        Self::features_of(perspective, king, &changes, offset, removed, added);
+        Self::features_of(perspective, king, &changes, removed, added);
     }
 }

@@ -495,15 +495,13 @@ impl<const TARGETS: u64> BoardFeatures for FullThreats<TARGETS> {
         perspective: Color,
         king: Square,
         changes: &ThreatChanges,
-        offset: usize,
         removed: &mut impl FeatureSink,
         added: &mut impl FeatureSink,
     ) {
         let orientation = Self::orientation(perspective, king);
         let feature = |key: u32| {
             let (attacker, from, attacked, to) = ThreatChanges::parts(key);
-            let (index, valid) = Self::coded_index_or_not(perspective, orientation, attacker, from, attacked, to);
-            (offset + index, valid)
+            Self::coded_index_or_not(perspective, orientation, attacker, from, attacked, to)
         };
         for &key in changes.removed_keys() {
             let (f, valid) = feature(key);

@@ -510,9 +510,9 @@ mod tests {
         &[],
     ]);
 
-    fn active<const T: u64>(board: &Bitboards, perspective: Color, king: Square, offset: usize) -> BTreeSet<usize> {
+    fn active<const T: u64>(board: &Bitboards, perspective: Color, king: Square) -> BTreeSet<usize> {
         let mut set = BTreeSet::new();
-        FullThreats::<T>::for_each_active_on(board, perspective, king, |f| assert!(set.insert(f + offset)));
+        FullThreats::<T>::for_each_active_on(board, perspective, king, |f| assert!(set.insert(f)));
         set
     }
 
@@ -538,15 +538,15 @@ mod tests {
                 pairs.extend(near.iter().flat_map(|&c| [(a, c), (c, a)]));
                 for (before, after) in pairs {
                     let (mut removed, mut added) = (FeatureBuffer::<600>::default(), FeatureBuffer::<600>::default());
-                    FullThreats::<T>::changes(perspective, king, &before, &after, 10, &mut removed, &mut added);
-                    let mut features = active::<T>(&before, perspective, king, 10);
+                    FullThreats::<T>::changes(perspective, king, &before, &after, &mut removed, &mut added);
+                    let mut features = active::<T>(&before, perspective, king);
                     for f in removed.as_slice() {
                         assert!(features.remove(&(*f as usize)), "removed {f}, not active before");
                     }
                     for f in added.as_slice() {
                         assert!(features.insert(*f as usize), "added {f}, active before");
                     }
-                    assert_eq!(features, active::<T>(&after, perspective, king, 10));
+                    assert_eq!(features, active::<T>(&after, perspective, king));
                 }
             }
         }
@@ -584,7 +584,7 @@ mod tests {
                 for &f in listed.as_slice() {
                     assert!(set.insert(f as usize), "feature {f} listed twice");
                 }
-                assert_eq!(set, active::<T>(&board, perspective, king, 0));
+                assert_eq!(set, active::<T>(&board, perspective, king));
             }
         }
     }
@@ -597,7 +597,7 @@ mod tests {
             for perspective in [Color::White, Color::Black] {
                 let mut from_pos = BTreeSet::new();
                 FullThreats::<T>::for_each_active(&pos, perspective, |f| assert!(from_pos.insert(f)));
-                assert_eq!(from_pos, active::<T>(&pos.bitboards(), perspective, pos.king_square(perspective), 0));
+                assert_eq!(from_pos, active::<T>(&pos.bitboards(), perspective, pos.king_square(perspective)));
             }
         }
     }
