@@ -71,13 +71,13 @@ impl<const K: usize, const C: usize, const PIECES: usize> FeatureSink for SetLis
 impl<const K: usize, const C: usize, const PIECES: usize> FeatureChanges for SetLists<K, C, PIECES> {
     #[inline]
     fn rows(&self) -> usize {
-        self.lists.iter().map(|list| list.as_slice().len()).sum()
+        self.lists.iter().map(FeatureChanges::rows).sum()
     }
 
     #[inline]
     fn append(&mut self, other: &Self) {
         for (list, more) in self.lists.iter_mut().zip(&other.lists) {
-            more.as_slice().iter().for_each(|&f| list.push(f as usize));
+            list.append(more);
         }
     }
 }
