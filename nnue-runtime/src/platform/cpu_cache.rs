@@ -30,10 +30,10 @@ pub fn l1_data_at_least(bytes: usize) -> bool {
 /// Measured with and without those requests (which `prefetch_sets` makes
 /// too, earlier, for each row's first lanes): on AMD's Zen 3, Zen 4 and
 /// Zen 5 they gained (without them a Zen 5's move + eval took 1.07-1.17 of
-/// the time); on an Intel Xeon (family 6 model 207, 48 KB L1), whose own
-/// prefetchers fetch a row's lines as the update reads them, they cost
-/// more instructions than the wait they hide (see the kernel). Other Intel
-/// models were not measured.
+/// the time); on an Intel Xeon (family 6 model 207, 48 KB L1) they cost
+/// more instructions than the wait they hide, presumably because its own
+/// prefetchers fetch a row's lines as the update reads them (see the
+/// kernel). Other Intel models were not measured.
 #[inline]
 pub fn requests_move_rows() -> bool {
     static REQUESTS: OnceLock<bool> = OnceLock::new();
