@@ -232,11 +232,12 @@ impl<N: Network> AccumulatorStack<N> {
     /// Stockfish 18's `bench`, 1.34 M of 2.5 M perspectives' updates; the
     /// walks per perspective: 216 K of one move, 250 K of two, 91 K of
     /// three, 98 K longer). Done here rather than by `compute`, Stockfish
-    /// 18 searching with the library, interleaved on an Intel Xeon (AVX-512
-    /// VNNI): x86-64-avx2 1.054 (7 of 11 rounds faster), 1.005 (6 of 11),
-    /// 1.016 (15 of 21); x86-64-vnni512 1.008 (6 of 11), 1.011 (12 of 21);
-    /// on a quieter machine (`tools/stockfish-search/relink_ab.py`) 1.016
-    /// (14 of 21) and 1.020 (15 of 21).
+    /// 18 searching with the library ran at these ratios of nodes per
+    /// second, interleaved on an Intel Xeon (AVX-512 VNNI): x86-64-avx2
+    /// 1.054 (7 of 11 rounds faster), 1.005 (6 of 11), 1.016 (15 of 21);
+    /// x86-64-vnni512 1.008 (6 of 11), 1.011 (12 of 21); on a quieter
+    /// machine (`tools/stockfish-search/relink_ab.py`) 1.016 (14 of 21) and
+    /// 1.020 (15 of 21).
     fn update_both(&mut self, net: &N, pos: &impl Position) {
         let len = self.len;
         debug_assert_eq!(
