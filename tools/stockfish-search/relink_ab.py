@@ -20,7 +20,6 @@ Example (A: the library at HEAD, B: a working tree's):
       --arch x86-64-avx2 --rounds 21
 """
 import argparse
-import os
 import re
 import shlex
 import shutil
