@@ -92,6 +92,7 @@ pub mod shakmaty;
 
 // What an engine uses.
 pub use chess::board::{Board, BoardError};
+pub use chess::placement::Placement;
 pub use chess::position::{Bitboards, Color, Piece, PieceKind, Position, Square};
 pub use engine::changes::{MoveChanges, PieceChange};
 pub use engine::evaluation::{BucketValues, Evaluation};

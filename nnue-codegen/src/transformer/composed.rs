@@ -467,7 +467,7 @@ fn incremental(arch: &Arch) -> Option<TokenStream> {
 
         #same_board_view
 
-        fn board_changes(before: &#rt::Bitboards, after: &#rt::Bitboards, changes: &mut Self::BoardChanges) {
+        fn board_changes(before: &#rt::Placement, after: &#rt::Placement, changes: &mut Self::BoardChanges) {
             let _ = (before, after);
             #(#find)*
         }

@@ -134,18 +134,6 @@ impl PieceCodes {
         let bit = |plane: u64| (plane >> square & 1) as usize;
         6 * bit(self.black) + bit(self.kind_bits[0]) + 2 * bit(self.kind_bits[1]) + 4 * bit(self.kind_bits[2])
     }
-
-    /// Puts the piece of `code` on the empty square of index `square`, or
-    /// takes it off.
-    #[inline]
-    pub(crate) fn toggle(&mut self, square: usize, code: usize) {
-        let bit = 1 << square;
-        let (color, kind) = (code / 6, code % 6);
-        self.black ^= bit & 0u64.wrapping_sub(color as u64);
-        for (b, plane) in self.kind_bits.iter_mut().enumerate() {
-            *plane ^= bit & 0u64.wrapping_sub((kind >> b & 1) as u64);
-        }
-    }
 }
 
 /// What a network needs to know of a position. Engines implement this for

@@ -1,6 +1,7 @@
 //! What a move changes on the board, as an engine reports it, and the
 //! feature changes that follow (Stockfish's "dirty pieces").
 
+use crate::chess::placement::Placement;
 use crate::chess::position::{Bitboards, Color, Piece, PieceKind, Square};
 use crate::features::FeatureSink;
 
@@ -86,6 +87,22 @@ impl MoveChanges {
         for change in self.iter() {
             if let Some(to) = change.to {
                 board[change.piece.color.index()][change.piece.kind as usize] |= 1 << to.index();
+            }
+        }
+    }
+
+    /// [`Self::apply`] on a [`Placement`]: its bitboards and its squares'
+    /// codes.
+    #[inline]
+    pub fn apply_to(&self, placement: &mut Placement) {
+        for change in self.iter() {
+            if let Some(from) = change.from {
+                placement.lift(from, change.piece);
+            }
+        }
+        for change in self.iter() {
+            if let Some(to) = change.to {
+                placement.put(to, change.piece);
             }
         }
     }

@@ -99,7 +99,7 @@ pub trait Network: Send + Sync + Sized + 'static {
     /// Sets `changes` to what the change of the board from `before` to
     /// `after` does to the features that depend on more than one piece
     /// (only called when [`Network::BOARD_FEATURES`]).
-    fn board_changes(_before: &Bitboards, _after: &Bitboards, _changes: &mut Self::BoardChanges) {}
+    fn board_changes(_before: &crate::Placement, _after: &crate::Placement, _changes: &mut Self::BoardChanges) {}
     /// Pushes the features of `changes` (from [`Network::board_changes`])
     /// that it removes and adds, from `perspective` with its king on `king`
     /// on both boards.

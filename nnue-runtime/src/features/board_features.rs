@@ -6,6 +6,7 @@
 //! perspective's features.
 
 use super::FeatureSink;
+use crate::chess::placement::Placement;
 use crate::chess::position::{Bitboards, Color, Position, Square};
 
 /// A feature set read from the whole board; see the module documentation.
@@ -37,7 +38,7 @@ pub trait BoardFeatures {
     fn active_on(board: &Bitboards, perspective: Color, king: Square, active: &mut impl FeatureSink);
 
     /// Sets `changes` to what the set sees change from `before` to `after`.
-    fn board_changes(before: &Bitboards, after: &Bitboards, changes: &mut Self::Changes);
+    fn board_changes(before: &Placement, after: &Placement, changes: &mut Self::Changes);
 
     /// Pushes each feature `changes` removes to `removed` and each it adds
     /// to `added` (numbered within the set), from `perspective` with its
@@ -62,7 +63,7 @@ pub trait BoardFeatures {
         added: &mut impl FeatureSink,
     ) {
         let mut changes = Self::Changes::default();
-        Self::board_changes(before, after, &mut changes);
+        Self::board_changes(&Placement::new(before), &Placement::new(after), &mut changes);
         Self::features_of(perspective, king, &changes, removed, added);
     }
 }

@@ -37,6 +37,7 @@ pub use super::threat_changes::MAX_THREATS;
 use super::threat_changes::{ThreatChanges, for_each_attacker};
 use super::{BoardFeatures, FeatureSink};
 use crate::chess::attacks::{Bitboard, attacks, reach, squares};
+use crate::chess::placement::Placement;
 use crate::chess::position::{Bitboards, Color, Piece, PieceKind, Position, Square};
 
 /// One piece attacking another: what a threat feature encodes, before it is
@@ -487,7 +488,7 @@ impl<const TARGETS: u64> BoardFeatures for FullThreats<TARGETS> {
 
     /// The threats on `before` only (removed) and on `after` only (added):
     /// see `features/threat_changes.rs`.
-    fn board_changes(before: &Bitboards, after: &Bitboards, changes: &mut ThreatChanges) {
+    fn board_changes(before: &Placement, after: &Placement, changes: &mut ThreatChanges) {
         changes.find::<TARGETS>(before, after);
     }
 

@@ -19,6 +19,7 @@
 use super::full_threats::orientation;
 use super::{BoardFeatures, FeatureSink};
 use crate::chess::attacks::{Bitboard, squares};
+use crate::chess::placement::Placement;
 use crate::chess::position::{Bitboards, Color, PieceKind, Position, Square};
 
 /// The PP_3Wide feature set; see the module documentation.
@@ -157,8 +158,11 @@ impl BoardFeatures for PawnPairs {
     }
 
     /// Keeps the pawns of `before` and of `after`.
-    fn board_changes(before: &Bitboards, after: &Bitboards, changes: &mut PawnChanges) {
-        let pawns = |board: &Bitboards| [board[0][PieceKind::Pawn as usize], board[1][PieceKind::Pawn as usize]];
+    fn board_changes(before: &Placement, after: &Placement, changes: &mut PawnChanges) {
+        let pawns = |board: &Placement| {
+            let board = board.bitboards();
+            [board[0][PieceKind::Pawn as usize], board[1][PieceKind::Pawn as usize]]
+        };
         *changes = PawnChanges { before: pawns(before), after: pawns(after) };
     }
 

@@ -35,6 +35,7 @@ use super::FeatureBuffer;
 use crate::chess::attacks::{
     Bitboard, attacks, bishop_attacks, first_on_ray, king_attacks, knight_attacks, pawn_attacks, rook_attacks, squares,
 };
+use crate::chess::placement::{EMPTY, Placement};
 use crate::chess::position::{Bitboards, Color, PieceCodes, PieceKind, Square, occupied};
 
 /// Most features active at once, per perspective, in a position of at most
@@ -54,10 +55,11 @@ pub struct ThreatChanges {
 impl ThreatChanges {
     /// Sets these to the threats on `before` only (removed) and on `after`
     /// only (added), for the targets `TARGETS` of [`super::FullThreats`].
-    pub(super) fn find<const TARGETS: u64>(&mut self, before: &Bitboards, after: &Bitboards) {
+    pub(super) fn find<const TARGETS: u64>(&mut self, before: &Placement, after: &Placement) {
         self.removed.clear();
         self.added.clear();
-        let changed = before.iter().flatten().zip(after.iter().flatten()).fold(0, |changed, (b, a)| changed | (b ^ a));
+        let (old, new) = (before.bitboards(), after.bitboards());
+        let changed = old.iter().flatten().zip(new.iter().flatten()).fold(0, |changed, (b, a)| changed | (b ^ a));
         if changed == 0 {
             return;
         }
@@ -70,15 +72,15 @@ impl ThreatChanges {
 
     /// [`Self::find`] piece by piece (see the module documentation), for
     /// at most [`PIECE_BY_PIECE_SQUARES`] `changed` squares.
-    fn find_piece_by_piece<const TARGETS: u64>(&mut self, before: &Bitboards, after: &Bitboards, changed: Bitboard) {
+    fn find_piece_by_piece<const TARGETS: u64>(&mut self, before: &Placement, after: &Placement, changed: Bitboard) {
         let mut board = Planes::new(before);
         let (mut gone, mut came) = (Found::default(), Found::default());
         for square in squares(changed & board.occupied) {
             threats_at::<TARGETS>(&board, square, &mut gone, &mut came);
             board.toggle(square, board.code(square));
         }
-        for square in squares(changed & occupied(after)) {
-            board.toggle(square, code_on(after, square.index()));
+        for square in squares(changed & occupied(after.bitboards())) {
+            board.toggle(square, after.codes()[square.index()]);
             threats_at::<TARGETS>(&board, square, &mut came, &mut gone);
         }
         debug_assert_eq!(gone.dropped() + came.dropped(), 0, "more threats than the steps can find");
@@ -112,16 +114,12 @@ impl ThreatChanges {
 
     /// [`Self::find`] by the attackers of the `changed` squares (see the
     /// module documentation), for any change.
-    fn find_by_attackers<const TARGETS: u64>(&mut self, before: &Bitboards, after: &Bitboards, changed: Bitboard) {
-        let old_board = codes(before);
-        let mut new_board = old_board;
-        for square in squares(changed) {
-            new_board[square.index()] = code_on(after, square.index());
-        }
-        let (old_occupied, new_occupied) = (occupied(before), occupied(after));
-        let attackers = changed | attackers_of(changed, before, old_occupied);
-        let old = threat_keys(&old_board, old_occupied, attackers, &targetable(TARGETS, before));
-        let new = threat_keys(&new_board, new_occupied, attackers, &targetable(TARGETS, after));
+    fn find_by_attackers<const TARGETS: u64>(&mut self, before: &Placement, after: &Placement, changed: Bitboard) {
+        let (old_board, new_board) = (before.bitboards(), after.bitboards());
+        let (old_occupied, new_occupied) = (occupied(old_board), occupied(new_board));
+        let attackers = changed | attackers_of(changed, old_board, old_occupied);
+        let old = threat_keys(before.codes(), old_occupied, attackers, &targetable(TARGETS, old_board));
+        let new = threat_keys(after.codes(), new_occupied, attackers, &targetable(TARGETS, new_board));
         self.merge(old.as_slice(), new.as_slice());
     }
 
@@ -165,9 +163,6 @@ impl ThreatChanges {
     }
 }
 
-/// No piece, in a board of [`codes`].
-const EMPTY: u8 = 12;
-
 /// Most changed squares [`ThreatChanges::find`] takes piece by piece.
 const PIECE_BY_PIECE_SQUARES: u32 = 8;
 
@@ -185,24 +180,26 @@ const CANCEL_BY_SEARCH: usize = 256;
 /// squares, 8 through it), two steps per changed square.
 type Found = FeatureBuffer<{ 32 * 2 * PIECE_BY_PIECE_SQUARES as usize }>;
 
-/// A board changed piece by piece, as bitboards: the pieces by colour and
-/// kind, and the code of the piece on each square (as [`codes`]) in bit
-/// planes ([`PieceCodes`]).
+/// A board changed piece by piece: the pieces by colour and kind, the
+/// occupied squares, and the code of the piece on each square (a copy of a
+/// [`Placement`]'s, one load a piece; kept in bit planes and built from
+/// the bitboards at each call instead, a move took about 100 instructions
+/// more and a code 12 instructions, some 25 codes a move).
 struct Planes {
     pieces: Bitboards,
     occupied: Bitboard,
-    codes: PieceCodes,
+    codes: [u8; 64],
 }
 
 impl Planes {
-    fn new(board: &Bitboards) -> Planes {
-        Planes { pieces: *board, occupied: occupied(board), codes: PieceCodes::new(board) }
+    fn new(board: &Placement) -> Planes {
+        Planes { pieces: *board.bitboards(), occupied: occupied(board.bitboards()), codes: *board.codes() }
     }
 
     /// The code of the piece on the occupied `square`.
     #[inline]
     fn code(&self, square: Square) -> u8 {
-        self.codes.code(square.index()) as u8
+        self.codes[square.index()]
     }
 
     /// The pieces of `kind`, both colours.
@@ -217,13 +214,14 @@ impl Planes {
         (0..6).fold(0, |squares, kind| squares | self.of(kind) & 0u64.wrapping_sub(kinds >> kind & 1))
     }
 
-    /// Sets or clears the piece of `code` on `square`.
+    /// Sets or clears the piece of `code` on `square`: puts it there if the
+    /// square is empty, else lifts it.
     #[inline]
     fn toggle(&mut self, square: Square, code: u8) {
         let bit = 1 << square.index();
         self.pieces[code as usize / 6][code as usize % 6] ^= bit;
         self.occupied ^= bit;
-        self.codes.toggle(square.index(), code.into());
+        self.codes[square.index()] = if self.occupied & bit != 0 { code } else { EMPTY };
     }
 }
 
@@ -310,23 +308,6 @@ fn threats_at<const TARGETS: u64>(board: &Planes, square: Square, with_piece: &m
     }
 }
 
-/// The piece on each square of `bitboards` as its code `6 * colour + kind`,
-/// [`EMPTY`] where there is none.
-fn codes(bitboards: &Bitboards) -> [u8; 64] {
-    let mut board = [EMPTY; 64];
-    for (code, &pieces) in bitboards.iter().flatten().enumerate() {
-        for square in squares(pieces) {
-            board[square.index()] = code as u8;
-        }
-    }
-    board
-}
-
-/// The code of the piece on square `index` of `bitboards`, [`EMPTY`] if none.
-fn code_on(bitboards: &Bitboards, index: usize) -> u8 {
-    bitboards.iter().flatten().position(|&pieces| pieces & (1 << index) != 0).map_or(EMPTY, |code| code as u8)
-}
-
 /// For each attacking kind, the squares of `board` holding a piece of a kind
 /// it attacks as a feature (`targets` as [`super::FullThreats`]'s `TARGETS`).
 #[inline]
@@ -340,7 +321,7 @@ fn targetable(targets: u64, board: &Bitboards) -> [Bitboard; 6] {
 }
 
 /// The threats of the pieces on `attackers` of a board given as the code of
-/// the piece on each square ([`codes`]) and the occupied squares, on the
+/// the piece on each square ([`Placement::codes`]) and the occupied squares, on the
 /// pieces of kinds they may attack as a feature (`targetable`, by attacker
 /// kind), as keys `from << 14 | to << 8 | attacker << 4 | attacked` (square
 /// indices and piece codes), in ascending order. A board of at most 32
@@ -370,7 +351,7 @@ fn threat_keys(
 /// Calls `f(code, from, attacked, codes)` for every piece of `board` (its
 /// code and square) with the squares of the pieces it attacks as a feature
 /// (`TARGETS` as [`super::FullThreats`]'s), non-empty, and the code of the
-/// piece on each square ([`codes`]): every threat of a board, attacker by
+/// piece on each square ([`Placement::codes`]): every threat of a board, attacker by
 /// attacker, a loop per kind of piece with its own attacks, as Stockfish
 /// lists a position's threats: what a refresh adds
 /// ([`super::BoardFeatures::active_on`]). Found as the change from an empty
@@ -402,7 +383,7 @@ pub(super) fn for_each_attacker<const TARGETS: u64>(
             }
         }
     }
-    let codes = codes(board);
+    let codes = *Placement::new(board).codes();
     let occupied = occupied(board);
     let targetable = targetable(TARGETS, board);
     for (color, pieces) in [Color::White, Color::Black].into_iter().zip(board) {

@@ -424,9 +424,9 @@ pub fn update<N: Network>(
 ) {
     let mut board_changes = N::BoardChanges::default();
     if N::BOARD_FEATURES {
-        let before = board.bitboards();
+        let before = crate::Placement::new(&board.bitboards());
         let mut after = before;
-        changes.apply(&mut after);
+        changes.apply_to(&mut after);
         N::board_changes(&before, &after, &mut board_changes);
     }
     for perspective in [Color::White, Color::Black] {
