@@ -14,7 +14,9 @@
 //! gives every threat that differs, with those that a later step undoes
 //! (lifted then put back, opened then closed) once in each list: such pairs
 //! are cancelled (each key looked up in the other list, or, for long lists,
-//! both sorted and merged), so what remains is exact.
+//! both sorted and merged), so what remains is exact. A piece replaced by
+//! another (a capture) is lifted and the new one put down in turn, and the
+//! attacks through its square, the same before and after, are not listed.
 //!
 //! **By attackers** (any change). Only attacks by some pieces can differ:
 //! those of the pieces on the squares whose content changed, and those of
@@ -75,13 +77,26 @@ impl ThreatChanges {
     fn find_piece_by_piece<const TARGETS: u64>(&mut self, before: &Placement, after: &Placement, changed: Bitboard) {
         let mut board = Planes::new(before);
         let (mut gone, mut came) = (Found::default(), Found::default());
-        for square in squares(changed & board.occupied) {
-            threats_at::<TARGETS>(&board, square, &mut gone, &mut came);
+        let (was, is) = (board.occupied, occupied(after.bitboards()));
+        // A piece replaced by another (a capture, a capturing promotion):
+        // the old one lifted and the new one put down in turn, without the
+        // attacks through the square, which the square stops on both
+        // boards around the replacement (the same sliders and the same
+        // first pieces beyond it): as lists they would cancel exactly,
+        // every slider aiming at a capture's square listed twice.
+        for square in squares(changed & was & is) {
+            threats_at::<TARGETS, false>(&board, square, &mut gone, &mut came);
+            board.toggle(square, board.code(square));
+            board.toggle(square, after.codes()[square.index()]);
+            threats_at::<TARGETS, false>(&board, square, &mut came, &mut gone);
+        }
+        for square in squares(changed & was & !is) {
+            threats_at::<TARGETS, true>(&board, square, &mut gone, &mut came);
             board.toggle(square, board.code(square));
         }
-        for square in squares(changed & occupied(after.bitboards())) {
+        for square in squares(changed & is & !was) {
             board.toggle(square, after.codes()[square.index()]);
-            threats_at::<TARGETS>(&board, square, &mut came, &mut gone);
+            threats_at::<TARGETS, true>(&board, square, &mut came, &mut gone);
         }
         debug_assert_eq!(gone.dropped() + came.dropped(), 0, "more threats than the steps can find");
         if gone.as_slice().len() * came.as_slice().len() <= CANCEL_BY_SEARCH {
@@ -99,8 +114,18 @@ impl ThreatChanges {
     /// in another order): each key of `came` looked for among the keys of
     /// `gone` not cancelled yet, which are kept at its front.
     fn cancel(&mut self, gone: &mut [u32], came: &[u32]) {
+        // A bit per key of `gone`, chosen by a hash of the key: a key of
+        // `came` whose bit is clear has no equal in `gone` and is added
+        // without a search (most keys: a pair needs a piece moving along a
+        // slider's line, or castling).
+        let bit = |key: u32| 1u64 << (key.wrapping_mul(0x9E37_79B1) >> 26);
+        let gone_bits = gone.iter().fold(0, |bits, &key| bits | bit(key));
         let mut live = gone.len();
         for &key in came {
+            if gone_bits & bit(key) == 0 {
+                self.added.push(key as usize);
+                continue;
+            }
             match gone[..live].iter().position(|&g| g == key) {
                 Some(i) => {
                     live -= 1;
@@ -242,15 +267,20 @@ fn direction(from: Square, to: Square) -> usize {
 
 /// The threats of the piece on `square` of `board` (occupied): its own
 /// attacks and those on it, to `with_piece`; and the attacks that pass
-/// through its square when it is gone, to `through` (`TARGETS` as
-/// [`super::FullThreats`]'s).
+/// through its square when it is gone, to `through`, if `THROUGH`
+/// (`TARGETS` as [`super::FullThreats`]'s).
 ///
 /// One path for every kind, without a branch on it: the leapers' tables and
 /// both sliders' attacks from the square serve to find its attackers anyway,
 /// and its own attacks are picked from them by masks. (A copy of this
 /// function per kind, chosen by a jump, was 8 KB of code, and the jump was
 /// the hottest instruction in a profile of Stockfish's search.)
-fn threats_at<const TARGETS: u64>(board: &Planes, square: Square, with_piece: &mut Found, through: &mut Found) {
+fn threats_at<const TARGETS: u64, const THROUGH: bool>(
+    board: &Planes,
+    square: Square,
+    with_piece: &mut Found,
+    through: &mut Found,
+) {
     // By kind, the kinds attacking it as a feature.
     const fn attacked_by(targets: u64) -> [u64; 6] {
         let mut by = [0; 6];
@@ -298,6 +328,9 @@ fn threats_at<const TARGETS: u64>(board: &Planes, square: Square, with_piece: &m
     }
     // What each slider attacking it attacks through its square: the first
     // piece on the other side.
+    if !THROUGH {
+        return;
+    }
     for from in squares(sliders) {
         if let Some(to) = first_on_ray(direction(from, square), square, occupied) {
             let (attacker, attacked) = (board.code(from), board.code(to));
