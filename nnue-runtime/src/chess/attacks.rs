@@ -18,16 +18,46 @@ pub type Bitboard = u64;
 /// threat net's feature index needs one per threat, a refresh hundreds.
 #[inline]
 pub fn popcount(bitboard: Bitboard) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("popcnt") {
-        let count: u64;
-        // SAFETY: the CPU has `popcnt` (checked above); the instruction
-        // reads a register and writes one, nothing else (it sets flags,
-        // which the asm block does not promise to preserve).
-        unsafe { core::arch::asm!("popcnt {0}, {1}", out(reg) count, in(reg) bitboard, options(pure, nomem, nostack)) };
-        return count as u32;
+    Popcount::detect().count(bitboard)
+}
+
+/// [`popcount`] with the CPU asked once, before a loop of counts: the
+/// standard library's check may call its detection, and a loop around a
+/// possible call keeps its values in memory across it (in a profile,
+/// `FullThreats::features_of` stored and reloaded three per threat).
+#[derive(Debug, Clone, Copy)]
+pub struct Popcount {
+    native: bool,
+}
+
+impl Popcount {
+    /// Whether this CPU has `popcnt`.
+    #[inline]
+    pub fn detect() -> Popcount {
+        #[cfg(target_arch = "x86_64")]
+        let native = std::arch::is_x86_feature_detected!("popcnt");
+        #[cfg(not(target_arch = "x86_64"))]
+        let native = false;
+        Popcount { native }
     }
-    bitboard.count_ones()
+
+    /// The number of squares of `bitboard`.
+    #[inline]
+    pub fn count(self, bitboard: Bitboard) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        if self.native {
+            let count: u64;
+            // SAFETY: the CPU has `popcnt` (`native` is only set where it
+            // does); the instruction reads a register and writes one,
+            // nothing else (it sets flags, which the asm block does not
+            // promise to preserve).
+            unsafe {
+                core::arch::asm!("popcnt {0}, {1}", out(reg) count, in(reg) bitboard, options(pure, nomem, nostack))
+            };
+            return count as u32;
+        }
+        bitboard.count_ones()
+    }
 }
 
 /// `(file, rank)` steps of a knight.

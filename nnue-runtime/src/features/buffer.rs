@@ -200,6 +200,11 @@ pub trait FeatureSink: Default {
             self.push(index);
         }
     }
+    /// Appends each `index` of `items` whose `keep` is set, in order.
+    #[inline]
+    fn extend_if(&mut self, items: impl Iterator<Item = (usize, bool)>) {
+        items.for_each(|(index, keep)| self.push_if(index, keep));
+    }
     /// The features, in the order they were pushed.
     fn as_slice(&self) -> &[u32];
 }
@@ -213,6 +218,23 @@ impl<const N: usize> FeatureSink for FeatureBuffer<N> {
     #[inline]
     fn push_if(&mut self, index: usize, keep: bool) {
         FeatureBuffer::push_if(self, index, keep)
+    }
+
+    /// The length kept in a register while the items are written (a
+    /// [`push_if`](Self::push_if) per item stores and reloads it).
+    #[inline]
+    fn extend_if(&mut self, items: impl Iterator<Item = (usize, bool)>) {
+        let mut len = self.len;
+        for (index, keep) in items {
+            match self.items.get_mut(len) {
+                Some(item) => {
+                    *item = MaybeUninit::new(index as u32);
+                    len += usize::from(keep);
+                }
+                None => self.dropped += usize::from(keep),
+            }
+        }
+        self.len = len;
     }
 
     #[inline]
@@ -247,7 +269,7 @@ impl<const N: usize> FeatureChanges for FeatureBuffer<N> {
 
 #[cfg(test)]
 mod tests {
-    use super::FeatureBuffer;
+    use super::{FeatureBuffer, FeatureSink};
 
     #[test]
     fn keeps_n_and_counts_the_rest() {
@@ -265,6 +287,21 @@ mod tests {
             b.push_if(f, keep);
         }
         assert_eq!((b.as_slice(), b.dropped()), (&[2, 4][..], 1));
+    }
+
+    #[test]
+    fn extends_as_pushes_do() {
+        let items = [(1, false), (2, true), (3, false), (4, true), (5, false), (6, true), (7, true)];
+        let mut by_push = FeatureBuffer::<3>::default();
+        items.iter().for_each(|&(f, keep)| by_push.push_if(f, keep));
+        let mut b = FeatureBuffer::<3>::default();
+        b.push(9);
+        FeatureSink::extend_if(&mut b, items[..4].iter().copied());
+        FeatureSink::extend_if(&mut b, items[4..].iter().copied());
+        assert_eq!((b.as_slice(), b.dropped()), (&[9, 2, 4][..], 2));
+        let mut extended = FeatureBuffer::<3>::default();
+        FeatureSink::extend_if(&mut extended, items.iter().copied());
+        assert_eq!((extended.as_slice(), extended.dropped()), (by_push.as_slice(), by_push.dropped()));
     }
 
     #[test]

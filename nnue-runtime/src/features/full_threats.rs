@@ -36,7 +36,7 @@
 pub use super::threat_changes::MAX_THREATS;
 use super::threat_changes::{ThreatChanges, for_each_attacker};
 use super::{BoardFeatures, FeatureSink};
-use crate::chess::attacks::{Bitboard, attacks, reach, squares};
+use crate::chess::attacks::{Bitboard, Popcount, attacks, reach, squares};
 use crate::chess::placement::Placement;
 use crate::chess::position::{Bitboards, Color, Piece, PieceKind, Position, Square};
 
@@ -300,12 +300,14 @@ impl<const TARGETS: u64> FullThreats<TARGETS> {
         attacked: usize,
         to: usize,
     ) -> Option<usize> {
-        let (index, valid) = Self::coded_index_or_not(perspective, orientation, attacker, from, attacked, to);
+        let pop = Popcount::detect();
+        let (index, valid) = Self::coded_index_or_not(perspective, orientation, pop, attacker, from, attacked, to);
         valid.then_some(index)
     }
 
     /// [`FullThreats::coded_index`] without a branch: the index, and
-    /// whether the threat is a feature (if not, the index is meaningless).
+    /// whether the threat is a feature (if not, the index is meaningless);
+    /// `pop` counts the squares below the target.
     /// Whether a move's threat is one depends on the orientation and the
     /// squares, which a branch predicts badly: against the branches,
     /// interleaved A/B of move + eval on a Zen 5, Stockfish 18's net 0.95
@@ -314,6 +316,7 @@ impl<const TARGETS: u64> FullThreats<TARGETS> {
     fn coded_index_or_not(
         perspective: Color,
         orientation: u8,
+        pop: Popcount,
         attacker: usize,
         from: usize,
         attacked: usize,
@@ -324,7 +327,7 @@ impl<const TARGETS: u64> FullThreats<TARGETS> {
         let to = (to ^ usize::from(orientation)) % 64;
         let relative = usize::from(pair.relative);
         let Reach { squares: reach, before } = Self::LAYOUT.reach[relative][from];
-        let within = before + crate::chess::attacks::popcount(reach & ((1 << to) - 1));
+        let within = before + pop.count(reach & ((1 << to) - 1));
         let valid = (pair.section != NO_PAIR) & !(pair.once & (from < to)) & (reach >> to & 1 != 0);
         (pair.section as usize + within as usize, valid)
     }
@@ -476,11 +479,19 @@ impl<const TARGETS: u64> BoardFeatures for FullThreats<TARGETS> {
     /// threat's feature computed as it is found.
     fn active_on(board: &Bitboards, perspective: Color, king: Square, active: &mut impl FeatureSink) {
         let orientation = Self::orientation(perspective, king);
+        let pop = Popcount::detect();
         for_each_attacker::<TARGETS>(board, |code, from, attacked, codes| {
             for to in squares(attacked) {
                 let (attacker, attacked) = (usize::from(code), usize::from(codes[to.index()]));
-                let (f, valid) =
-                    Self::coded_index_or_not(perspective, orientation, attacker, from.index(), attacked, to.index());
+                let (f, valid) = Self::coded_index_or_not(
+                    perspective,
+                    orientation,
+                    pop,
+                    attacker,
+                    from.index(),
+                    attacked,
+                    to.index(),
+                );
                 active.push_if(f, valid);
             }
         });
@@ -500,18 +511,13 @@ impl<const TARGETS: u64> BoardFeatures for FullThreats<TARGETS> {
         added: &mut impl FeatureSink,
     ) {
         let orientation = Self::orientation(perspective, king);
+        let pop = Popcount::detect();
         let feature = |key: u32| {
             let (attacker, from, attacked, to) = ThreatChanges::parts(key);
-            Self::coded_index_or_not(perspective, orientation, attacker, from, attacked, to)
+            Self::coded_index_or_not(perspective, orientation, pop, attacker, from, attacked, to)
         };
-        for &key in changes.removed_keys() {
-            let (f, valid) = feature(key);
-            removed.push_if(f, valid);
-        }
-        for &key in changes.added_keys() {
-            let (f, valid) = feature(key);
-            added.push_if(f, valid);
-        }
+        removed.extend_if(changes.removed_keys().iter().map(|&key| feature(key)));
+        added.extend_if(changes.added_keys().iter().map(|&key| feature(key)));
     }
 }
 
