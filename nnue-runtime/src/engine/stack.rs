@@ -127,9 +127,10 @@ impl<N: Network> AccumulatorStack<N> {
             self.grow();
         }
         // The new node's fields written in place: the board built on this
-        // function's frame and copied into the node took two copies of it
-        // through memory, a tenth of the push in a profile of Stockfish
-        // 18's search with the library.
+        // function's frame and then copied into the node went through
+        // memory twice (Stockfish 18's search with the library, callgrind:
+        // the pushes' instructions 40.7 M -> 28.9 M written in place, with
+        // the squares' codes added to the board).
         let (below, rest) = self.nodes.split_at_mut(len);
         let (top, node) = (&below[len - 1], &mut rest[0]);
         node.kings = top.kings;
