@@ -20,6 +20,8 @@ OPS = "refresh,refresh_hot,eval,forward,move,update"
 def bench(binary, net, args):
     cmd = ["taskset", "-c", str(args.core), binary, "bench", "--net", net, "--isa", args.isa,
            "--runs", str(args.runs), "--ops", args.ops]
+    if args.arch:
+        cmd += ["--arch", args.arch]
     lines = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip().splitlines()
     header, row = lines[0].split("\t"), lines[1].split("\t")
     return {name: float(value) for name, value in zip(header[3:], row[3:])}
@@ -35,6 +37,7 @@ def main():
     p.add_argument("--runs", type=int, default=9, help="timed passes per bench call (its median is taken)")
     p.add_argument("--ops", default=OPS)
     p.add_argument("--core", type=int, default=1)
+    p.add_argument("--arch", help="the nets' architecture file (`nnue bench --arch`: bullet nets, which have no header)")
     args = p.parse_args()
     versions = [subprocess.run([b, "--version"], capture_output=True, text=True).stdout.strip() for b in (args.old, args.new)]
     print(f"old: {versions[0]}; new: {versions[1]}; isa {args.isa}; {args.rounds} rounds of --runs {args.runs}, core {args.core}\n")
