@@ -64,7 +64,7 @@ impl Placement {
     #[inline]
     pub fn put(&mut self, square: Square, piece: Piece) {
         self.bitboards[piece.color.index()][piece.kind as usize] |= 1 << square.index();
-        self.codes[square.index()] = 6 * piece.color.index() as u8 + piece.kind as u8;
+        self.codes[square.index()] = piece.code() as u8;
     }
 }
 

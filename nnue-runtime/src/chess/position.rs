@@ -90,6 +90,16 @@ pub struct Piece {
     pub kind: PieceKind,
 }
 
+impl Piece {
+    /// Its code `6 * colour + kind` (0..=11), kinds in [`PieceKind`]
+    /// order: how boards of codes, threat keys and feature tables number
+    /// pieces.
+    #[inline]
+    pub fn code(self) -> usize {
+        6 * self.color.index() + self.kind as usize
+    }
+}
+
 /// A board as bitboards, `[color index][kind]`, bit `i` for the square of
 /// index `i` ([`Position::bitboards`]).
 pub type Bitboards = [[u64; 6]; 2];

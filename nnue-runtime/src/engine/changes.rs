@@ -79,30 +79,32 @@ impl MoveChanges {
     /// rook's square, as in Chess960).
     #[inline]
     pub fn apply(&self, board: &mut Bitboards) {
-        for change in self.iter() {
-            if let Some(from) = change.from {
-                board[change.piece.color.index()][change.piece.kind as usize] &= !(1 << from.index());
-            }
-        }
-        for change in self.iter() {
-            if let Some(to) = change.to {
-                board[change.piece.color.index()][change.piece.kind as usize] |= 1 << to.index();
-            }
-        }
+        self.steps(
+            board,
+            |board, square, piece| board[piece.color.index()][piece.kind as usize] &= !(1 << square.index()),
+            |board, square, piece| board[piece.color.index()][piece.kind as usize] |= 1 << square.index(),
+        );
     }
 
     /// [`Self::apply`] on a [`Placement`]: its bitboards and its squares'
     /// codes.
     #[inline]
     pub fn apply_to(&self, placement: &mut Placement) {
+        self.steps(placement, |p, square, piece| p.lift(square, piece), |p, square, piece| p.put(square, piece));
+    }
+
+    /// The move as single steps on `board`: every piece lifted from its
+    /// square, then every piece put on its new one.
+    #[inline(always)]
+    fn steps<B>(&self, board: &mut B, lift: impl Fn(&mut B, Square, Piece), put: impl Fn(&mut B, Square, Piece)) {
         for change in self.iter() {
             if let Some(from) = change.from {
-                placement.lift(from, change.piece);
+                lift(board, from, change.piece);
             }
         }
         for change in self.iter() {
             if let Some(to) = change.to {
-                placement.put(to, change.piece);
+                put(board, to, change.piece);
             }
         }
     }

@@ -252,12 +252,6 @@ pub fn orientation(perspective: Color, king: Square) -> u8 {
     flip_ranks ^ mirror_files
 }
 
-/// The code `6 * colour + kind` of `piece`.
-#[inline]
-fn code(piece: Piece) -> usize {
-    6 * piece.color.index() + piece.kind as usize
-}
-
 /// The relative piece (`0..12`) of `piece` from `perspective`.
 #[inline]
 fn relative(perspective: Color, piece: Piece) -> usize {
@@ -286,7 +280,7 @@ impl<const TARGETS: u64> FullThreats<TARGETS> {
     #[inline]
     pub(super) fn oriented_index(perspective: Color, orientation: u8, threat: Threat) -> Option<usize> {
         let Threat { attacker, from, attacked, to } = threat;
-        Self::coded_index(perspective, orientation, code(attacker), from.index(), code(attacked), to.index())
+        Self::coded_index(perspective, orientation, attacker.code(), from.index(), attacked.code(), to.index())
     }
 
     /// [`FullThreats::oriented_index`] of a threat given as the codes of its

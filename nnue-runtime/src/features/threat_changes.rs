@@ -38,7 +38,7 @@ use crate::chess::attacks::{
     Bitboard, attacks, bishop_attacks, first_on_ray, king_attacks, knight_attacks, pawn_attacks, rook_attacks, squares,
 };
 use crate::chess::placement::{EMPTY, Placement};
-use crate::chess::position::{Bitboards, Color, PieceCodes, PieceKind, Square, occupied};
+use crate::chess::position::{Bitboards, Color, Piece, PieceCodes, PieceKind, Square, occupied};
 
 /// Most features active at once, per perspective, in a position of at most
 /// 32 pieces, whatever the targets: see `FullThreats::MAX_ACTIVE`.
@@ -420,7 +420,7 @@ pub(super) fn for_each_attacker<const TARGETS: u64>(
     let occupied = occupied(board);
     let targetable = targetable(TARGETS, board);
     for (color, pieces) in [Color::White, Color::Black].into_iter().zip(board) {
-        let code = |kind: PieceKind| 6 * color.index() as u8 + kind as u8;
+        let code = |kind: PieceKind| Piece { color, kind }.code() as u8;
         let of = |kind: PieceKind| (pieces[kind as usize], code(kind), targetable[kind as usize]);
         let (p, c, t) = of(PieceKind::Pawn);
         each(p, c, t, &codes, |from| pawn_attacks(color, from), &mut f);

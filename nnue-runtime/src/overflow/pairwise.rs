@@ -47,10 +47,6 @@ const OTHERS: usize = 31;
 /// at least 1.
 const STEP: f64 = 40.0;
 
-fn code(piece: Piece) -> usize {
-    6 * piece.color.index() + piece.kind as usize
-}
-
 /// A feature held by a piece: the price of its partner, which set, its row.
 #[derive(Clone, Copy)]
 struct Entry {
@@ -185,10 +181,10 @@ impl JointView {
                     UNPRICED
                 } else {
                     let at = &mut price_of
-                        [((from.index() * 64 + to.index()) * CODES + code(partner)) * 2 + usize::from(pair)];
+                        [((from.index() * 64 + to.index()) * CODES + partner.code()) * 2 + usize::from(pair)];
                     if *at == UNPRICED {
                         *at = prices;
-                        collected[to.index() * CODES + code(partner)].push(prices);
+                        collected[to.index() * CODES + partner.code()].push(prices);
                         prices += 1;
                     }
                     *at
@@ -199,7 +195,7 @@ impl JointView {
                 entries.push(Entry { price, pair, feature: feature as u32 });
                 slots.last_mut().expect("a slot was opened").end = entries.len();
             }
-            Holder { code: code(piece), row: index(perspective, king, from, piece), slots }
+            Holder { code: piece.code(), row: index(perspective, king, from, piece), slots }
         };
         let own = holder(king, own_king, &mut entries);
         let squares = (0..64)
