@@ -56,6 +56,9 @@ impl Popcount {
             };
             return count as u32;
         }
+        // Elsewhere `native` is always false.
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = self.native;
         bitboard.count_ones()
     }
 }

@@ -79,7 +79,12 @@ impl<N: Network> Node<N> {
 /// 0.94-0.95 with AVX2 and 0.96-0.98 with AVX-512 VNNI, the 17.1 big net
 /// 0.95-0.98, Stockfish 18's 0.99, 19's 0.98 with AVX2 and 1.01 with
 /// AVX-512 VNNI; the small net 1.02-1.04 (its rows are summed before a
-/// request would help).
+/// request would help). Networks with board features have them requested
+/// whatever their size: a move changes some 15 to 30 rows of threats and
+/// pieces per perspective. Reckless v60's generated net (768 lanes, 3 KB
+/// accumulators), interleaved A/B on an Intel Xeon (family 6 model 207):
+/// move + eval 0.964 and 0.968 with AVX-512 VNNI (12 of 15 and 7 of 11
+/// rounds faster), 0.939 with AVX2 (9 of 11); its walk 1.019 and 1.008.
 const LONG_ROWS_ACCUMULATOR_BYTES: usize = 4096;
 
 /// Accumulators along the current line of a search, computed lazily, with
@@ -286,8 +291,8 @@ impl<N: Network> AccumulatorStack<N> {
     /// their rows requested ([`Network::prefetch_update`]) before black's
     /// are listed, so that black's listing (with threat features, hundreds
     /// of instructions) runs while white's rows come in from memory; where
-    /// rows are long, black's are requested too before white's update; then
-    /// both updates.
+    /// rows are long or the network has board features, black's are
+    /// requested too before white's update; then both updates.
     #[inline(always)]
     fn update_both_at(&mut self, net: &N, j: usize) {
         let (below, rest) = self.nodes.split_at_mut(j);
@@ -302,7 +307,7 @@ impl<N: Network> AccumulatorStack<N> {
         let mut black_removed = N::Changes::default();
         let mut black_added = N::Changes::default();
         Self::changed_features(to, black, &mut black_removed, &mut black_added);
-        if core::mem::size_of::<N::Accumulator>() >= LONG_ROWS_ACCUMULATOR_BYTES {
+        if N::BOARD_FEATURES || core::mem::size_of::<N::Accumulator>() >= LONG_ROWS_ACCUMULATOR_BYTES {
             net.prefetch_update(&black_removed, &black_added);
         }
         net.update(&from.accumulator, &mut to.accumulator, white, &white_removed, &white_added);
